@@ -1,0 +1,3 @@
+from cc.main import main
+
+main()

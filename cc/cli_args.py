@@ -1,0 +1,69 @@
+"""Command-line flags, spelled as Claude Code spells them."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+from cc import __version__
+
+OUTPUT_FORMATS = ("text", "json", "stream-json")
+PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "manual")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(1, f"error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="python -m cc",
+        description="cc: a terminal coding agent (a Python clone of Claude Code).",
+        epilog="With no prompt and a terminal, the interactive session starts.",
+    )
+    p.add_argument("prompt", nargs="*", help="the prompt (print mode) or a first message")
+    p.add_argument("-p", "--print", dest="print_mode", action="store_true",
+                   help="print the response and exit (non-interactive)")
+    p.add_argument("-v", "--version", action="version", version=f"{__version__} (cc)")
+    p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text",
+                   help="print-mode output: text (default), json, or stream-json")
+    p.add_argument("--input-format", choices=("text",), default="text")
+    p.add_argument("--verbose", action="store_true", help="full turn-by-turn output")
+    p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
+    p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
+    p.add_argument("--tools", help='built-in tools to offer, e.g. "Read,Bash"; "" for none')
+    p.add_argument("--system-prompt", help="replace the default system prompt")
+    p.add_argument("--system-prompt-file", help="replace the system prompt with a file's text")
+    p.add_argument("--append-system-prompt", help="append text to the system prompt")
+    p.add_argument("--append-system-prompt-file", help="append a file's text to the system prompt")
+    p.add_argument("--permission-mode", choices=PERMISSION_MODES)
+    p.add_argument("--dangerously-skip-permissions", action="store_true",
+                   help="run every tool without asking (bypassPermissions)")
+    p.add_argument("--allowedTools", "--allowed-tools", dest="allowed_tools", nargs="+",
+                   default=[], help="permission rules to allow")
+    p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools",
+                   nargs="+", default=[], help="permission rules to deny")
+    p.add_argument("--settings", help="a settings file or JSON string")
+    p.add_argument("--setting-sources", help="which settings to load: user,project,local")
+    p.add_argument("--add-dir", dest="add_dir", nargs="+", default=[])
+    p.add_argument("-c", "--continue", dest="continue_", action="store_true",
+                   help="continue the most recent conversation in this folder")
+    p.add_argument("-r", "--resume", nargs="?", const="", help="resume a conversation by id")
+    p.add_argument("--session-id", help="use this UUID as the session id")
+    p.add_argument("--fork-session", action="store_true")
+    p.add_argument("--no-session-persistence", action="store_true")
+    return p
+
+
+def split_tool_list(values: list[str] | str | None) -> list[str]:
+    """`"Read,Bash"` / `["Read", "Bash(git *)"]` → names/rules; commas or spaces separate,
+    except inside parentheses."""
+    if values is None:
+        return []
+    if isinstance(values, str):
+        values = [values]
+    out: list[str] = []
+    for value in values:
+        out.extend(t for t in re.findall(r"[^,\s(]+(?:\([^)]*\))?", value) if t)
+    return out

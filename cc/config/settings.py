@@ -1,0 +1,112 @@
+"""Settings files: user, project, local and `--settings`, merged.
+
+Later sources win key by key (local over project over user, `--settings` over
+all); permission lists are concatenated. A file that does not parse is skipped
+with a warning that names it and the line, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SOURCES = ("user", "project", "local")
+
+
+@dataclass
+class SettingsFile:
+    source: str
+    path: Path | None
+    data: dict[str, Any]
+
+
+@dataclass
+class Settings:
+    merged: dict[str, Any] = field(default_factory=dict)
+    files: list[SettingsFile] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.merged.get(key, default)
+
+
+def settings_paths(cwd: Path, config: Path) -> dict[str, Path]:
+    return {
+        "user": config / "settings.json",
+        "project": cwd / ".claude" / "settings.json",
+        "local": cwd / ".claude" / "settings.local.json",
+    }
+
+
+def load_settings(
+    cwd: Path,
+    config: Path,
+    *,
+    flag_settings: str | None = None,
+    sources: Sequence[str] = SOURCES,
+) -> Settings:
+    out = Settings()
+    for source, path in settings_paths(cwd, config).items():
+        if source in sources:
+            _add_file(out, source, path)
+    if flag_settings:
+        text = flag_settings.strip()
+        if text.startswith("{"):
+            _add_text(out, "flagSettings", None, text, "--settings")
+        else:
+            _add_file(out, "flagSettings", Path(text).expanduser(), required=True)
+    return out
+
+
+def _add_file(out: Settings, source: str, path: Path, *, required: bool = False) -> None:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        if required:
+            out.warnings.append(f"Settings file not found: {path}")
+        return
+    except OSError as exc:
+        out.warnings.append(f"Could not read settings file {path}: {exc.strerror or exc}")
+        return
+    _add_text(out, source, path, text, str(path))
+
+
+def _add_text(out: Settings, source: str, path: Path | None, text: str, label: str) -> None:
+    if not text.strip():
+        return
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        out.warnings.append(
+            f"Skipped settings in {label}: invalid JSON at line {exc.lineno}, "
+            f"column {exc.colno}: {exc.msg}"
+        )
+        return
+    if not isinstance(data, dict):
+        out.warnings.append(f"Skipped settings in {label}: the top level must be an object")
+        return
+    out.files.append(SettingsFile(source, path, data))
+    _merge(out.merged, data)
+
+
+def _merge(into: dict[str, Any], data: dict[str, Any]) -> None:
+    for key, value in data.items():
+        if key == "permissions" and isinstance(value, dict):
+            perms = into.setdefault("permissions", {})
+            for pkey, pvalue in value.items():
+                if isinstance(pvalue, list):
+                    merged = list(perms.get(pkey, [])) + [v for v in pvalue]
+                    perms[pkey] = list(dict.fromkeys(merged)) if _hashable(merged) else merged
+                else:
+                    perms[pkey] = pvalue
+        elif key == "env" and isinstance(value, dict):
+            into.setdefault("env", {}).update(value)
+        else:
+            into[key] = value
+
+
+def _hashable(items: list[Any]) -> bool:
+    return all(isinstance(i, (str, int, float, bool)) for i in items)

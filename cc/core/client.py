@@ -1,0 +1,172 @@
+"""The model client: one streamed Messages API call through the `anthropic` SDK.
+
+The SDK is imported lazily (it is the largest start-up cost) and can be warmed
+in a background thread with `prefetch_sdk()` while the rest of start-up runs.
+The SDK's own retries are off: `cc.core.retry` is the one place that retries.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from cc.core.events import BlockComplete, TextDelta, ThinkingStarted
+from cc.errors import ModelCallError
+from cc.models.content_blocks import parse_block
+from cc.models.messages import AssistantMessage
+from cc.prompts.builder import PromptSection
+
+if TYPE_CHECKING:
+    import anthropic
+
+_EPHEMERAL = {"type": "ephemeral"}
+_prefetch: threading.Thread | None = None
+
+
+def prefetch_sdk() -> None:
+    """Start importing the SDK in a background thread (idempotent)."""
+    global _prefetch
+    if _prefetch is None:
+        _prefetch = threading.Thread(target=_import_sdk, name="sdk-import", daemon=True)
+        _prefetch.start()
+
+
+def _import_sdk() -> None:
+    import anthropic  # noqa: F401
+
+
+@dataclass
+class Credentials:
+    api_key: str | None = None
+    auth_token: str | None = None
+    base_url: str | None = None
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Credentials:
+        env = dict(os.environ) if env is None else env
+        return cls(
+            api_key=env.get("ANTHROPIC_API_KEY") or None,
+            auth_token=env.get("ANTHROPIC_AUTH_TOKEN") or None,
+            base_url=env.get("ANTHROPIC_BASE_URL") or None,
+        )
+
+    @property
+    def source(self) -> str:
+        """Claude Code's `apiKeySource` label."""
+        return "ANTHROPIC_API_KEY" if self.api_key else "none"
+
+
+@dataclass
+class ModelRequest:
+    model: str
+    max_tokens: int
+    system: Sequence[PromptSection]
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]] = field(default_factory=list)
+    thinking_budget: int | None = None
+
+    def to_params(self) -> dict[str, Any]:
+        params: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": self.max_tokens,
+            "messages": with_message_breakpoint(self.messages),
+        }
+        system = system_blocks(self.system)
+        if system:
+            params["system"] = system
+        if self.tools:
+            params["tools"] = self.tools
+        if self.thinking_budget:
+            budget = min(self.thinking_budget, self.max_tokens - 1)
+            if budget >= 1024:
+                params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        return params
+
+
+def system_blocks(sections: Sequence[PromptSection]) -> list[dict[str, Any]]:
+    """System text blocks, a cache breakpoint closing the static (cacheable) prefix."""
+    blocks = [{"type": "text", "text": s.text} for s in sections if s.text.strip()]
+    kept = [s for s in sections if s.text.strip()]
+    last_static = max((i for i, s in enumerate(kept) if s.cacheable), default=None)
+    if last_static is not None:
+        blocks[last_static]["cache_control"] = dict(_EPHEMERAL)
+    return blocks
+
+
+def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of `messages` with a cache breakpoint on the last cacheable block."""
+    if not messages:
+        return messages
+    out = list(messages)
+    last = dict(out[-1])
+    content = last["content"]
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    content = [dict(b) for b in content]
+    for block in reversed(content):
+        if block.get("type") not in ("thinking", "redacted_thinking"):
+            block["cache_control"] = dict(_EPHEMERAL)
+            break
+    last["content"] = content
+    out[-1] = last
+    return out
+
+
+class ModelClient:
+    """Streams one assistant message. Errors propagate raw; `retry` classifies them."""
+
+    def __init__(self, credentials: Credentials) -> None:
+        self._credentials = credentials
+        self._sdk: anthropic.AsyncAnthropic | None = None
+
+    def _client(self) -> anthropic.AsyncAnthropic:
+        if self._sdk is None:
+            creds = self._credentials
+            if not (creds.api_key or creds.auth_token):
+                raise ModelCallError(
+                    "Not logged in: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, "
+                    "or an apiKeyHelper in settings)",
+                    kind="authentication_failed",
+                )
+            import anthropic
+
+            self._sdk = anthropic.AsyncAnthropic(
+                api_key=creds.api_key,
+                auth_token=creds.auth_token,
+                base_url=creds.base_url,
+                max_retries=0,
+            )
+        return self._sdk
+
+    async def stream(
+        self, request: ModelRequest
+    ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
+        """Events while the message streams, then the finished AssistantMessage."""
+        client = self._client()
+        async with client.messages.stream(**request.to_params()) as stream:
+            async for event in stream:
+                kind = event.type
+                if kind == "text":
+                    if event.text:
+                        yield TextDelta(event.text)
+                elif kind == "content_block_start":
+                    if event.content_block.type in ("thinking", "redacted_thinking"):
+                        yield ThinkingStarted()
+                elif kind == "content_block_stop":
+                    yield BlockComplete(event.index, parse_block(event.content_block))
+            final = await stream.get_final_message()
+        yield AssistantMessage(
+            content=[parse_block(b) for b in final.content],
+            message_id=final.id,
+            model=final.model,
+            stop_reason=final.stop_reason,
+            usage=final.usage.model_dump(exclude_none=True) if final.usage else {},
+        )
+
+    async def close(self) -> None:
+        if self._sdk is not None:
+            await self._sdk.close()
+            self._sdk = None

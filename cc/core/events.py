@@ -1,0 +1,129 @@
+"""Typed events the core yields. UIs (REPL, print-mode writers) consume them.
+
+The core never prints: everything a user may see travels as one of these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cc.errors import ModelCallError
+from cc.models.content_blocks import ContentBlock, ToolUseBlock
+from cc.models.messages import AssistantMessage, UserMessage
+from cc.tools.base import ToolResult
+
+
+@dataclass(frozen=True)
+class RequestStart:
+    """A model request is about to be sent (one per attempt)."""
+
+    model: str
+    attempt: int = 1
+
+
+@dataclass(frozen=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ThinkingStarted:
+    """The model is thinking; its text stays in the conversation, not on screen."""
+
+
+@dataclass(frozen=True)
+class BlockComplete:
+    """A content block finished streaming (tools start on this)."""
+
+    index: int
+    block: ContentBlock
+
+
+@dataclass(frozen=True)
+class StreamDiscarded:
+    """A stream broke halfway: whatever was shown of it is void."""
+
+
+@dataclass(frozen=True)
+class AssistantEvent:
+    message: AssistantMessage
+
+
+@dataclass(frozen=True)
+class ToolStart:
+    tool_use: ToolUseBlock
+
+
+@dataclass(frozen=True)
+class ToolProgress:
+    tool_use_id: str
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolDone:
+    tool_use: ToolUseBlock
+    result: ToolResult
+
+
+@dataclass(frozen=True)
+class UserEvent:
+    """A user message joined the conversation (tool results, a continuation request)."""
+
+    message: UserMessage
+
+
+@dataclass(frozen=True)
+class RetryEvent:
+    attempt: int
+    max_retries: int
+    delay_s: float
+    error: ModelCallError
+
+
+@dataclass(frozen=True)
+class Notice:
+    text: str
+    level: str = "info"
+
+
+@dataclass(frozen=True)
+class PermissionDenied:
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    message: str
+
+
+@dataclass(frozen=True)
+class Terminal:
+    """The turn is over. `reason` uses Claude Code's terminal_reason names."""
+
+    reason: str
+    error: str | None = None
+    error_kind: str | None = None
+    stop_reason: str | None = None
+    details: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.reason == "completed"
+
+
+Event = (
+    RequestStart
+    | TextDelta
+    | ThinkingStarted
+    | BlockComplete
+    | StreamDiscarded
+    | AssistantEvent
+    | ToolStart
+    | ToolProgress
+    | ToolDone
+    | UserEvent
+    | RetryEvent
+    | Notice
+    | PermissionDenied
+    | Terminal
+)

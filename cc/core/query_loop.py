@@ -1,0 +1,211 @@
+"""The query loop: an async-generator state machine over one user turn.
+
+Each iteration has four phases:
+  1. prepare   normalize the messages, estimate tokens (compaction hooks in here)
+  2. stream    call the model; tools start as their tool_use blocks complete
+  3. recover   retries happen inside `stream_with_retries`; what is left is fatal
+  4. collect   tool results, in tool_use order, become one user message
+
+It continues in three cases: a recovered error (not counted as a turn), a
+max_tokens stop (raise the output cap, then ask the model to go on, at most 3
+times), and tool_use. It ends in three: an unrecoverable error, an answer with
+no tool_use, and the max-turns limit. Every way out yields a `Terminal`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cc.core.client import ModelRequest
+from cc.core.events import (
+    AssistantEvent,
+    BlockComplete,
+    Event,
+    Notice,
+    RequestStart,
+    StreamDiscarded,
+    Terminal,
+    ToolDone,
+    UserEvent,
+)
+from cc.core.model_catalog import model_info
+from cc.core.retry import stream_with_retries
+from cc.errors import ModelCallError, PromptTooLongError
+from cc.models.content_blocks import ToolResultBlock, ToolUseBlock
+from cc.models.messages import AssistantMessage, Message, UserMessage, normalize_messages_for_api
+from cc.models.state import QueryState
+from cc.prompts.builder import PromptSection
+from cc.tools.executor import ToolExecutor
+from cc.tools.streaming_executor import StreamingToolExecutor
+
+DEFAULT_MAX_OUTPUT = 16_384
+ESCALATED_MAX_OUTPUT = 65_536
+MAX_TOKENS_RECOVERIES = 3
+
+CONTINUE_AFTER_MAX_TOKENS = (
+    "Your previous response was cut off by the output token limit. Carry on exactly "
+    "where it stopped, without apologizing or repeating what you already wrote. If "
+    "much remains, break the rest into smaller steps."
+)
+
+
+class ModelStreamer(Protocol):
+    def stream(self, request: ModelRequest) -> AsyncIterator[Any]: ...
+
+
+@dataclass
+class LoopDeps:
+    client: ModelStreamer
+    executor: ToolExecutor
+    system: Sequence[PromptSection]
+    tools: Callable[[], list[dict[str, Any]]]
+    thinking_budget: int | None = None
+    default_max_output: int | None = None
+
+
+def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
+    """A tokenizer-free estimate: UTF-8 bytes / 4 (errs high, which is the safe side)."""
+    size = len(json.dumps(api_messages, ensure_ascii=False).encode())
+    size += sum(len(s.text.encode()) for s in system)
+    return size // 4
+
+
+def output_caps(model: str, configured: int | None) -> tuple[int, int]:
+    """(first cap, escalated cap) for `model`."""
+    ceiling = model_info(model).max_output_tokens
+    first = min(configured or DEFAULT_MAX_OUTPUT, ceiling)
+    return first, max(first, min(ESCALATED_MAX_OUTPUT, ceiling))
+
+
+async def query_loop(
+    messages: list[Message], state: QueryState, deps: LoopDeps
+) -> AsyncIterator[Event]:
+    """Drive the model and tools until the turn ends; `messages` grows in place."""
+    first_cap, escalated_cap = output_caps(state.model, deps.default_max_output)
+    while True:
+        # Phase 1: prepare.
+        api_messages = normalize_messages_for_api(messages)
+        state.token_estimate = estimate_tokens(api_messages, deps.system)
+        request = ModelRequest(
+            model=state.model,
+            max_tokens=state.max_output_tokens or first_cap,
+            system=deps.system,
+            messages=api_messages,
+            tools=deps.tools(),
+            thinking_budget=deps.thinking_budget,
+        )
+
+        # Phase 2: stream, starting tools as their blocks complete.
+        state.turn_count += 1
+        tools = StreamingToolExecutor(deps.executor)
+        assistant: AssistantMessage | None = None
+        try:
+            yield RequestStart(state.model)
+            async for item in stream_with_retries(lambda: deps.client.stream(request)):
+                if isinstance(item, AssistantMessage):
+                    assistant = item
+                    continue
+                if isinstance(item, StreamDiscarded):
+                    await tools.cancel()
+                    tools = StreamingToolExecutor(deps.executor)
+                elif isinstance(item, BlockComplete) and isinstance(item.block, ToolUseBlock):
+                    tools.add(item.block)
+                yield item
+        except ModelCallError as error:
+            # Phase 3: what the retry module could not recover.
+            await tools.cancel()
+            reason = "prompt_too_long" if isinstance(error, PromptTooLongError) else "api_error"
+            yield Terminal(
+                reason,
+                error=error.message,
+                error_kind=error.kind,
+                details={"status": error.status},
+            )
+            return
+        except asyncio.CancelledError:
+            await tools.cancel()
+            raise
+        assert assistant is not None, "a finished stream always ends with its message"
+
+        # max_tokens: raise the cap once, then ask for the rest.
+        if assistant.stop_reason == "max_tokens" and not assistant.tool_uses:
+            await tools.cancel()
+            if (state.max_output_tokens or first_cap) < escalated_cap:
+                state.max_output_tokens = escalated_cap
+                state.turn_count -= 1
+                yield StreamDiscarded()
+                yield Notice(f"Output cap reached; retrying with {escalated_cap} tokens")
+                continue
+            messages.append(assistant)
+            yield AssistantEvent(assistant)
+            if state.max_tokens_recoveries >= MAX_TOKENS_RECOVERIES:
+                yield Terminal(
+                    "completed",
+                    error="The response was cut off by the output token limit",
+                    stop_reason="max_tokens",
+                )
+                return
+            state.max_tokens_recoveries += 1
+            state.turn_count -= 1
+            nudge = UserMessage.text(CONTINUE_AFTER_MAX_TOKENS, is_meta=True)
+            messages.append(nudge)
+            yield UserEvent(nudge)
+            continue
+
+        messages.append(assistant)
+        yield AssistantEvent(assistant)
+        if not assistant.tool_uses:
+            await tools.cancel()
+            yield Terminal("completed", stop_reason=assistant.stop_reason)
+            return
+
+        # Phase 4: collect the results, in tool_use order, as one user message.
+        for block in assistant.tool_uses:
+            if block.id not in {t.id for t in tools.tool_uses}:
+                tools.add(block)  # a block the stream did not announce as complete
+        tools.close()
+        done: dict[str, ToolDone] = {}
+        try:
+            async for event in tools.events():
+                if isinstance(event, ToolDone):
+                    done[event.tool_use.id] = event
+                yield event
+        except asyncio.CancelledError:
+            for event in await tools.cancel():
+                done.setdefault(event.tool_use.id, event)
+            messages.append(_results_message(assistant, done))
+            raise
+        results = _results_message(assistant, done)
+        messages.append(results)
+        yield UserEvent(results)
+
+        if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
+            state.turn_count += 1
+            yield Terminal(
+                "max_turns",
+                error=f"Reached maximum number of turns ({state.max_turns})",
+                stop_reason=assistant.stop_reason,
+            )
+            return
+        state.transition = "tool_use"
+
+
+def _results_message(assistant: AssistantMessage, done: dict[str, ToolDone]) -> UserMessage:
+    blocks = []
+    data = []
+    for tool_use in assistant.tool_uses:
+        event = done.get(tool_use.id)
+        if event is None:
+            continue  # normalize_messages_for_api supplies the missing result
+        result = event.result
+        blocks.append(ToolResultBlock(tool_use.id, result.content, is_error=result.is_error))
+        data.append(result.data if result.data is not None else _plain(result))
+    return UserMessage(blocks, tool_use_result=data[0] if len(data) == 1 else data)
+
+
+def _plain(result: Any) -> Any:
+    return result.content if isinstance(result.content, str) else None

@@ -1,0 +1,54 @@
+"""cc's exceptions, all in one place.
+
+    CCError
+     ├── UsageError          bad command-line input; printed on stderr, exit 1
+     ├── UnknownBlockError   a content block we cannot parse (never dropped silently)
+     └── ModelCallError      a model request that failed for good
+          ├── fatal: 400/401/403/404, or a retry budget spent (`retryable` False)
+          ├── PromptTooLongError   413 / "prompt is too long"
+          └── (retryable)          429/529/5xx/connection/broken stream; the retry
+                                   module raises these only when told not to retry
+
+Errors inside tools never become exceptions past the tool boundary: they turn
+into `is_error` tool results that the model reads.
+"""
+
+from __future__ import annotations
+
+
+class CCError(Exception):
+    """Base of every error cc raises on purpose."""
+
+
+class UsageError(CCError):
+    """The command line asked for something that cannot be done."""
+
+
+class UnknownBlockError(CCError, ValueError):
+    """A content block whose type (or shape) we do not know."""
+
+
+class ModelCallError(CCError):
+    """A request to the model failed.
+
+    `kind` is Claude Code's assistant-error label (rate_limit, overloaded,
+    authentication_failed, invalid_request, server_error, unknown, ...).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        kind: str = "unknown",
+        status: int | None = None,
+        retryable: bool = False,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.kind = kind
+        self.status = status
+        self.retryable = retryable
+
+
+class PromptTooLongError(ModelCallError):
+    """The request was larger than the model's context window."""

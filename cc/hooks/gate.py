@@ -1,0 +1,45 @@
+"""The hook stages of the tool pipeline (PreToolUse before, PostToolUse after).
+
+The executor calls these in Claude Code's order; the hook runner that executes
+the user's configured commands implements `HookGate`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cc.tools.base import ToolResult
+
+
+@dataclass(frozen=True)
+class PreToolOutcome:
+    #: "block" stops the call (the reason goes to the model); "allow"/"deny"/"ask"
+    #: override the permission stage; None leaves it to the permission stage.
+    decision: str | None = None
+    reason: str | None = None
+    updated_input: dict[str, Any] | None = None
+
+
+class HookGate(Protocol):
+    async def pre_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str
+    ) -> PreToolOutcome: ...
+
+    async def post_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+    ) -> str | None:
+        """Extra context for the model, if any. Cannot undo the call."""
+        ...
+
+
+class NoHooks:
+    async def pre_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str
+    ) -> PreToolOutcome:
+        return PreToolOutcome()
+
+    async def post_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+    ) -> str | None:
+        return None

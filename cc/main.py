@@ -1,0 +1,268 @@
+"""The control plane: parse flags, pick a mode, build the engine, run it.
+
+    run(argv) ── print mode (-p) ──> run_print()   one turn, then exit
+             └─ interactive ──────> the REPL       slash commands, many turns
+
+`_build_engine()` gathers everything a request needs (settings, CLAUDE.md, the
+system prompt, hooks, permissions, tools) and assembles the QueryEngine. Tools
+that need the engine get it through `engine_ref`, a list the engine is
+appended to once it exists (late binding).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cc.cli_args import build_parser, split_tool_list
+from cc.errors import UsageError
+
+if TYPE_CHECKING:
+    from cc.config.settings import Settings
+    from cc.core.client import Credentials
+    from cc.core.query_engine import QueryEngine
+    from cc.tools.base import ToolContext
+    from cc.tools.registry import ToolRegistry
+
+#: Piped stdin is capped, as in Claude Code.
+MAX_STDIN_BYTES = 10 * 1024 * 1024
+
+
+@dataclass
+class Runtime:
+    """What start-up found; shared by every mode."""
+
+    cwd: Path
+    config_dir: Path
+    settings: Settings
+    credentials: Credentials
+    engine_ref: list[QueryEngine] = field(default_factory=list)
+
+    @property
+    def engine(self) -> QueryEngine:
+        return self.engine_ref[0]
+
+
+def run(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.print_mode or not sys.stdin.isatty():
+            return _run_print(args)
+        return _run_interactive(args)
+    except UsageError as exc:
+        print(f"Error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run_print(args: argparse.Namespace) -> int:
+    from cc.core.client import prefetch_sdk
+
+    prefetch_sdk()  # overlaps the SDK import with settings, CLAUDE.md and prompt work
+    if args.output_format == "stream-json" and not args.verbose:
+        raise UsageError("When using --print, --output-format=stream-json requires --verbose")
+    prompt = _print_prompt(args)
+    runtime = _startup(args)
+    engine = _build_engine(args, runtime)
+    from cc.ui.print_mode import run_print
+
+    return asyncio.run(run_print(engine, prompt, args.output_format, runtime))
+
+
+def _run_interactive(args: argparse.Namespace) -> int:
+    from cc.core.client import prefetch_sdk
+
+    prefetch_sdk()
+    runtime = _startup(args)
+    engine = _build_engine(args, runtime)
+    from cc.ui.basic_repl import run_repl
+
+    first = " ".join(args.prompt).strip() or None
+    return asyncio.run(run_repl(engine, runtime, first))
+
+
+def _print_prompt(args: argparse.Namespace) -> str:
+    parts: list[str] = []
+    if not sys.stdin.isatty():
+        data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
+        if len(data) > MAX_STDIN_BYTES:
+            raise UsageError("Piped input is larger than 10 MB")
+        piped = data.decode("utf-8", errors="replace")
+        if piped.strip():
+            parts.append(piped.rstrip("\n"))
+    argument = " ".join(args.prompt)
+    if argument.strip():
+        parts.append(argument)
+    if not parts:
+        if argument or (not sys.stdin.isatty()):
+            raise UsageError(
+                "Input contained only whitespace. Provide a prompt with text through "
+                "stdin or as a prompt argument when using --print"
+            )
+        raise UsageError(
+            "Input must be provided either through stdin or as a prompt argument "
+            "when using --print"
+        )
+    return "\n\n".join(parts)
+
+
+def _startup(args: argparse.Namespace) -> Runtime:
+    from cc.config.paths import config_dir
+    from cc.config.settings import SOURCES, load_settings
+    from cc.core.client import Credentials
+
+    cwd = Path.cwd()
+    config = config_dir()
+    sources = SOURCES
+    if args.setting_sources is not None:
+        sources = tuple(s.strip() for s in args.setting_sources.split(",") if s.strip())
+    settings = load_settings(cwd, config, flag_settings=args.settings, sources=sources)
+    for warning in settings.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    env = settings.get("env")
+    if isinstance(env, dict):
+        for key, value in env.items():
+            os.environ.setdefault(str(key), str(value))
+    return Runtime(cwd, config, settings, Credentials.from_env())
+
+
+def _choose_model(args: argparse.Namespace, settings: Settings) -> str:
+    from cc.core.model_catalog import DEFAULT_MODEL, resolve_model
+
+    chosen = args.model or os.environ.get("ANTHROPIC_MODEL") or settings.get("model")
+    return resolve_model(str(chosen or DEFAULT_MODEL))
+
+
+def _thinking_budget(settings: Settings) -> int | None:
+    raw = os.environ.get("MAX_THINKING_TOKENS")
+    if raw:
+        try:
+            return int(raw) if int(raw) > 0 else None
+        except ValueError:
+            raise UsageError(f"MAX_THINKING_TOKENS must be a number, not {raw!r}") from None
+    if settings.get("alwaysThinkingEnabled") is True:
+        return 31_999
+    return None
+
+
+def _max_output_tokens() -> int | None:
+    raw = os.environ.get("CLAUDE_CODE_MAX_OUTPUT_TOKENS")
+    if not raw:
+        return None
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise UsageError(f"CLAUDE_CODE_MAX_OUTPUT_TOKENS must be a number, not {raw!r}") from None
+
+
+def _read_flag_file(path: str | None, flag: str) -> str | None:
+    if path is None:
+        return None
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:
+    if args.dangerously_skip_permissions:
+        return "bypassPermissions"
+    mode = args.permission_mode or (settings.get("permissions") or {}).get("defaultMode")
+    if mode == "manual" or not mode:
+        return "default"
+    return str(mode)
+
+
+def _build_registry(
+    args: argparse.Namespace, runtime: Runtime, ctx: ToolContext
+) -> ToolRegistry:
+    """Tier 1 tools at once; later tiers are wired in here as they land."""
+    from cc.tools.read import ReadTool
+    from cc.tools.registry import ToolRegistry
+
+    registry = ToolRegistry([ReadTool()])
+    if args.tools is not None and args.tools.strip().lower() != "default":
+        wanted = set(split_tool_list(args.tools))
+        for name in list(registry.names):
+            if name not in wanted:
+                registry.pop(name)
+    for rule in split_tool_list(args.disallowed_tools):
+        if "(" not in rule:
+            registry.pop(rule)  # a bare name removes the tool from the model's view
+    return registry
+
+
+def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
+    from cc.core.client import ModelClient
+    from cc.core.query_engine import EngineConfig, QueryEngine
+    from cc.memory.claude_md import load_claude_md, render_claude_md
+    from cc.permissions.gate import ModeGate
+    from cc.prompts.builder import build_system_prompt, environment_for
+    from cc.tools.base import ToolContext
+    from cc.tools.executor import ToolExecutor
+
+    settings = runtime.settings
+    model = _choose_model(args, settings)
+    ctx = ToolContext(cwd=runtime.cwd)
+    registry = _build_registry(args, runtime, ctx)
+
+    override = args.system_prompt
+    if args.system_prompt_file:
+        if override is not None:
+            raise UsageError("Use either --system-prompt or --system-prompt-file, not both")
+        override = _read_flag_file(args.system_prompt_file, "--system-prompt-file")
+    append = args.append_system_prompt
+    appended_file = _read_flag_file(args.append_system_prompt_file, "--append-system-prompt-file")
+    if appended_file is not None:
+        append = f"{append}\n\n{appended_file}" if append else appended_file
+
+    claude_md = None if override is not None else render_claude_md(
+        load_claude_md(runtime.cwd, runtime.config_dir)
+    )
+    system = build_system_prompt(
+        environment_for(runtime.cwd, model),
+        tool_names=registry.names,
+        claude_md=claude_md,
+        override=override,
+        append=append,
+    )
+    mode = _permission_mode(args, settings)
+    executor = ToolExecutor(registry, ctx, permissions=ModeGate(mode))
+    config = EngineConfig(
+        model=model,
+        system=system,
+        max_turns=args.max_turns,
+        thinking_budget=_thinking_budget(settings),
+        max_output_tokens=_max_output_tokens(),
+        permission_mode=mode,
+    )
+    if args.session_id:
+        config.session_id = _valid_uuid(args.session_id)
+    engine = QueryEngine(config, ModelClient(runtime.credentials), registry, executor)
+    runtime.engine_ref.append(engine)
+    ctx.extra["engine_ref"] = runtime.engine_ref
+    return engine
+
+
+def _valid_uuid(value: str) -> str:
+    import uuid
+
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise UsageError(f"--session-id must be a valid UUID, not {value!r}") from None
+
+
+def main() -> None:
+    try:
+        code = run()
+    except Exception as exc:  # noqa: BLE001 - the one place a surprise is caught
+        print(f"cc: unexpected error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        code = 1
+    sys.exit(code)

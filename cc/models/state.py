@@ -1,0 +1,30 @@
+"""QueryState: what the query loop knows about itself between iterations."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class AutoCompactTracking:
+    """Compaction bookkeeping (used once compaction lands)."""
+
+    compacted: bool = False
+    turns_since_compact: int = 0
+    consecutive_failures: int = 0
+    reactive_attempted: bool = False
+
+
+@dataclass
+class QueryState:
+    model: str
+    max_turns: int | None = None
+    #: Model calls that counted as turns (a recovered error is not counted).
+    turn_count: int = 0
+    token_estimate: int = 0
+    #: Raised output cap after a max_tokens stop, and how many recoveries so far.
+    max_output_tokens: int | None = None
+    max_tokens_recoveries: int = 0
+    compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)
+    #: Why the last iteration continued: "tool_use", "max_tokens", "recovered_error".
+    transition: str | None = None

@@ -1,0 +1,60 @@
+"""Token usage and its cost, summed over a session, per model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from cc.core.model_catalog import model_info
+
+
+@dataclass
+class ModelUsage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cache_read_input_tokens: int = 0
+    cache_creation_input_tokens: int = 0
+    web_search_requests: int = 0
+
+    def add(self, usage: dict[str, Any]) -> None:
+        self.input_tokens += int(usage.get("input_tokens") or 0)
+        self.output_tokens += int(usage.get("output_tokens") or 0)
+        self.cache_read_input_tokens += int(usage.get("cache_read_input_tokens") or 0)
+        self.cache_creation_input_tokens += int(usage.get("cache_creation_input_tokens") or 0)
+        server = usage.get("server_tool_use") or {}
+        self.web_search_requests += int(server.get("web_search_requests") or 0)
+
+    def cost_usd(self, model: str) -> float:
+        p = model_info(model).prices
+        return (
+            self.input_tokens * p.input
+            + self.output_tokens * p.output
+            + self.cache_read_input_tokens * p.cache_read
+            + self.cache_creation_input_tokens * p.cache_write
+        ) / 1_000_000
+
+
+@dataclass
+class UsageTotals:
+    """Usage of the whole session, kept per model as Claude Code's `modelUsage` is."""
+
+    by_model: dict[str, ModelUsage] = field(default_factory=dict)
+    api_duration_ms: int = 0
+
+    def add(self, model: str, usage: dict[str, Any]) -> None:
+        self.by_model.setdefault(model, ModelUsage()).add(usage)
+
+    @property
+    def total(self) -> ModelUsage:
+        out = ModelUsage()
+        for u in self.by_model.values():
+            out.input_tokens += u.input_tokens
+            out.output_tokens += u.output_tokens
+            out.cache_read_input_tokens += u.cache_read_input_tokens
+            out.cache_creation_input_tokens += u.cache_creation_input_tokens
+            out.web_search_requests += u.web_search_requests
+        return out
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(u.cost_usd(m) for m, u in self.by_model.items())

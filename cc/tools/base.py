@@ -1,0 +1,145 @@
+"""The tool protocol: what every tool is, and what it returns.
+
+A tool is a pydantic input model plus a class with a `name`, read-only and
+concurrency-safe flags, and `async call(input, ctx) -> ToolResult`. Tools never
+check permissions and never print: the executor does the first, the UI the second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ToolInput(BaseModel):
+    """Base of every tool's input model: unknown keys are refused, like the real schemas."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass
+class ToolResult:
+    """What a tool call produced.
+
+    `content` is what the model sees: a string, or a list of API content blocks
+    (text/image dicts). `data` is the structured record Claude Code writes as
+    `toolUseResult` / `tool_use_result`. `summary` is the short line a UI shows.
+    """
+
+    content: str | list[dict[str, Any]]
+    is_error: bool = False
+    data: Any = None
+    summary: str | None = None
+
+    @classmethod
+    def error(cls, message: str, data: Any = None) -> ToolResult:
+        """A failure the model should read as a tool error (Claude Code's wrapping)."""
+        return cls(f"<tool_use_error>{message}</tool_use_error>", is_error=True, data=data)
+
+
+@dataclass
+class FileReadRecord:
+    """What the conversation last read of a file (Edit/Write check it later)."""
+
+    mtime_ns: int
+    offset: int | None = None
+    limit: int | None = None
+
+
+@dataclass
+class ToolContext:
+    """What a tool may use while it runs. Built by the engine, one per conversation."""
+
+    cwd: Path
+    read_files: dict[str, FileReadRecord] = field(default_factory=dict)
+    progress: Callable[[str], None] | None = None
+    abort: asyncio.Event = field(default_factory=asyncio.Event)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def resolve(self, path: str) -> Path:
+        """An absolute path for `path`, relative ones taken from the working folder."""
+        p = Path(path).expanduser()
+        return p if p.is_absolute() else self.cwd / p
+
+
+class Tool:
+    """Base class of tools. Subclasses set the class attributes and implement `call`."""
+
+    name: ClassVar[str]
+    input_model: ClassVar[type[ToolInput]]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: Name of the description file under cc/prompts/tools/ (default: `<name>.md`).
+    description_file: ClassVar[str | None] = None
+
+    def is_read_only(self, inp: ToolInput) -> bool:
+        return False
+
+    def is_concurrency_safe(self, inp: ToolInput) -> bool:
+        return self.is_read_only(inp)
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        raise NotImplementedError
+
+    def description(self) -> str:
+        from cc.prompts import load_text
+
+        return load_text(f"tools/{self.description_file or self.name + '.md'}").strip()
+
+    def input_schema(self) -> dict[str, Any]:
+        return input_schema_of(self.input_model)
+
+    def api_definition(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "description": self.description(),
+            "input_schema": self.input_schema(),
+        }
+
+
+def input_schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    """A JSON schema for the API: pydantic's, without its titles."""
+    schema = model.model_json_schema()
+    return _strip_titles(schema)
+
+
+def _strip_titles(node: Any) -> Any:
+    if isinstance(node, list):
+        return [_strip_titles(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "title" and isinstance(value, str):
+            continue
+        if key == "properties" and isinstance(value, dict):
+            out[key] = {name: _strip_titles(sub) for name, sub in value.items()}
+        else:
+            out[key] = _strip_titles(value)
+    return out
+
+
+def optional_without_null(schema: dict[str, Any], *_: Any) -> None:
+    """Show `X | None = None` fields as plain `X`, like Claude Code's schemas.
+
+    Use as `model_config = ConfigDict(extra="forbid", json_schema_extra=optional_without_null)`:
+    pydantic calls it with the model's schema, which it edits in place.
+    """
+    for prop in schema.get("properties", {}).values():
+        options = prop.get("anyOf")
+        if not isinstance(options, list):
+            continue
+        kept = [o for o in options if o != {"type": "null"}]
+        if len(kept) == len(options):
+            continue
+        if len(kept) == 1 and isinstance(kept[0], dict):
+            del prop["anyOf"]
+            prop.update(kept[0])
+        else:
+            prop["anyOf"] = kept
+        if "default" in prop and prop["default"] is None:
+            del prop["default"]

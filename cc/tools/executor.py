@@ -1,0 +1,127 @@
+"""The fixed pipeline every tool call runs through.
+
+    validate input → PreToolUse hooks → permission check → call → PostToolUse hooks
+
+(the concurrency semaphore sits in front, in the streaming executor). Whatever
+goes wrong becomes an `is_error` ToolResult the model reads; only cancellation
+propagates.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import ValidationError
+
+from cc.hooks.gate import HookGate, NoHooks
+from cc.models.content_blocks import ToolUseBlock
+from cc.permissions.gate import Decision, ModeGate, PermissionGate, denial_message
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
+from cc.tools.registry import ToolRegistry
+
+
+@dataclasses.dataclass(frozen=True)
+class Denial:
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+    message: str
+
+
+class ToolExecutor:
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        ctx: ToolContext,
+        permissions: PermissionGate | None = None,
+        hooks: HookGate | None = None,
+    ) -> None:
+        self.registry = registry
+        self.ctx = ctx
+        self.permissions: PermissionGate = permissions or ModeGate()
+        self.hooks: HookGate = hooks or NoHooks()
+        #: Called with each denial (the engine lists them in `permission_denials`).
+        self.on_denial: Callable[[Denial], None] | None = None
+
+    def parse(self, tool_use: ToolUseBlock) -> tuple[Tool, ToolInput] | ToolResult:
+        """The tool and its validated input, or the error result the model gets."""
+        tool = self.registry.get(tool_use.name)
+        if tool is None:
+            return ToolResult.error(f"Error: No such tool available: {tool_use.name}")
+        try:
+            return tool, tool.input_model.model_validate(tool_use.input)
+        except ValidationError as exc:
+            return ToolResult.error(format_validation_error(tool.name, exc))
+
+    async def run(
+        self, tool_use: ToolUseBlock, progress: Callable[[str], None] | None = None
+    ) -> ToolResult:
+        try:
+            return await self._run(tool_use, progress)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the tool boundary
+            return ToolResult.error(f"{type(exc).__name__}: {exc}")
+
+    async def _run(
+        self, tool_use: ToolUseBlock, progress: Callable[[str], None] | None
+    ) -> ToolResult:
+        parsed = self.parse(tool_use)
+        if isinstance(parsed, ToolResult):
+            return parsed
+        tool, inp = parsed
+        raw_input = tool_use.input
+
+        pre = await self.hooks.pre_tool_use(tool.name, raw_input, tool_use.id)
+        if pre.updated_input is not None:
+            raw_input = {**raw_input, **pre.updated_input}
+            reparsed = self.parse(dataclasses.replace(tool_use, input=raw_input))
+            if isinstance(reparsed, ToolResult):
+                return reparsed
+            tool, inp = reparsed
+        if pre.decision == "block" or pre.decision == "deny":
+            reason = pre.reason or "blocked by a PreToolUse hook"
+            return ToolResult.error(f"{tool.name} was blocked by a hook: {reason}")
+
+        if pre.decision == "allow":
+            decision = Decision("allow")
+        else:
+            decision = await self.permissions.check(tool, inp, tool_use.id)
+        if decision.behavior != "allow":
+            message = decision.message or denial_message(tool.name)
+            if self.on_denial is not None:
+                self.on_denial(Denial(tool.name, tool_use.id, raw_input, message))
+            return ToolResult(message, is_error=True)
+        if decision.updated_input is not None:
+            reparsed = self.parse(dataclasses.replace(tool_use, input=decision.updated_input))
+            if isinstance(reparsed, ToolResult):
+                return reparsed
+            tool, inp = reparsed
+            raw_input = decision.updated_input
+
+        ctx = dataclasses.replace(self.ctx, progress=progress)
+        result = await tool.call(inp, ctx)
+        extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
+        if extra and isinstance(result.content, str):
+            result = dataclasses.replace(result, content=f"{result.content}\n\n{extra}")
+        return result
+
+
+def format_validation_error(tool_name: str, exc: ValidationError) -> str:
+    """Pydantic's complaints, phrased for the model."""
+    lines = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "input"
+        if err["type"] == "missing":
+            lines.append(f"The required parameter `{where}` is missing")
+        elif err["type"] == "extra_forbidden":
+            lines.append(f"An unexpected parameter `{where}` was provided")
+        else:
+            lines.append(f"The parameter `{where}` is invalid: {err['msg']}")
+    issues = "issue" if len(lines) == 1 else "issues"
+    return f"InputValidationError: {tool_name} failed due to the following {issues}:\n" + "\n".join(
+        lines
+    )

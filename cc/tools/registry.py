@@ -1,0 +1,54 @@
+"""The tool registry: which tools this conversation has, by name and alias."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from cc.tools.base import Tool
+
+
+class ToolRegistry:
+    def __init__(self, tools: Iterable[Tool] = ()) -> None:
+        self._tools: dict[str, Tool] = {}
+        self._aliases: dict[str, str] = {}
+        #: Tools named in the prompt but imported on first use.
+        self._deferred: dict[str, Callable[[], Tool]] = {}
+        for tool in tools:
+            self.register(tool)
+
+    def register(self, tool: Tool) -> None:
+        self._tools[tool.name] = tool
+        for alias in tool.aliases:
+            self._aliases[alias] = tool.name
+
+    def register_deferred(self, name: str, factory: Callable[[], Tool]) -> None:
+        self._deferred[name] = factory
+
+    def pop(self, name: str) -> Tool | None:
+        tool = self._tools.pop(name, None)
+        if tool is not None:
+            for alias in tool.aliases:
+                self._aliases.pop(alias, None)
+        return tool
+
+    def get(self, name: str) -> Tool | None:
+        name = self._aliases.get(name, name)
+        tool = self._tools.get(name)
+        if tool is None and name in self._deferred:
+            tool = self._deferred.pop(name)()
+            self.register(tool)
+        return tool
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._tools) + [n for n in self._deferred if n not in self._tools]
+
+    def api_definitions(self) -> list[dict[str, Any]]:
+        return [tool.api_definition() for tool in self._tools.values()]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
+
+    def __len__(self) -> int:
+        return len(self._tools) + len(self._deferred)

@@ -1,0 +1,112 @@
+"""Start tools while the model is still streaming.
+
+`add()` is called as each tool_use block completes. A concurrency-safe call
+starts at once unless an unsafe call came before it and has not finished; an
+unsafe call waits for every call before it. At most `max_concurrency` run at a
+time. `events()` yields starts and progress as they happen and the results in
+tool_use order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from cc.core.events import ToolDone, ToolProgress, ToolStart
+from cc.models.content_blocks import ToolUseBlock
+from cc.tools.base import ToolResult
+from cc.tools.executor import ToolExecutor
+
+INTERRUPTED_TEXT = "[Request interrupted by user for tool use]"
+DEFAULT_MAX_CONCURRENCY = 10
+
+
+def max_concurrency_from_env() -> int:
+    try:
+        return max(1, int(os.environ.get("CLAUDE_CODE_MAX_TOOL_USE_CONCURRENCY", "")))
+    except ValueError:
+        return DEFAULT_MAX_CONCURRENCY
+
+
+@dataclass
+class _Call:
+    tool_use: ToolUseBlock
+    safe: bool
+    task: asyncio.Task[ToolResult] | None = None
+    result: ToolResult | None = None
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class StreamingToolExecutor:
+    def __init__(self, executor: ToolExecutor, max_concurrency: int | None = None) -> None:
+        self._executor = executor
+        self._sem = asyncio.Semaphore(max_concurrency or max_concurrency_from_env())
+        self._calls: list[_Call] = []
+        self._events: asyncio.Queue[ToolStart | ToolProgress | None] = asyncio.Queue()
+        self._closed = False
+
+    def add(self, tool_use: ToolUseBlock) -> None:
+        parsed = self._executor.parse(tool_use)
+        safe = not isinstance(parsed, ToolResult) and parsed[0].is_concurrency_safe(parsed[1])
+        waits_for = [c.done for c in self._calls if not (safe and c.safe)]
+        call = _Call(tool_use, safe)
+        call.task = asyncio.create_task(self._run(call, waits_for), name=f"tool:{tool_use.name}")
+        self._calls.append(call)
+
+    def close(self) -> None:
+        """No more calls will be added (the message has finished streaming)."""
+        self._closed = True
+        self._events.put_nowait(None)
+
+    @property
+    def tool_uses(self) -> list[ToolUseBlock]:
+        return [c.tool_use for c in self._calls]
+
+    async def _run(self, call: _Call, waits_for: list[asyncio.Event]) -> ToolResult:
+        try:
+            for event in waits_for:
+                await event.wait()
+            async with self._sem:
+                self._events.put_nowait(ToolStart(call.tool_use))
+                tid = call.tool_use.id
+                result = await self._executor.run(
+                    call.tool_use, lambda text: self._events.put_nowait(ToolProgress(tid, text))
+                )
+            call.result = result
+            return result
+        finally:
+            call.done.set()
+            self._events.put_nowait(None)
+
+    async def events(self) -> AsyncIterator[ToolStart | ToolProgress | ToolDone]:
+        """Starts and progress as they come; ToolDone in tool_use order. Ends when all are done."""
+        next_done = 0
+        while True:
+            while next_done < len(self._calls) and self._calls[next_done].done.is_set():
+                call = self._calls[next_done]
+                assert call.result is not None or call.task is not None
+                result = call.result or _result_of(call)
+                yield ToolDone(call.tool_use, result)
+                next_done += 1
+            if self._closed and next_done == len(self._calls):
+                return
+            event = await self._events.get()
+            if event is not None:
+                yield event
+
+    async def cancel(self) -> list[ToolDone]:
+        """Stop every unfinished call; the results they get say they were interrupted."""
+        pending = [c.task for c in self._calls if c.task is not None and not c.task.done()]
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        return [ToolDone(c.tool_use, c.result or _result_of(c)) for c in self._calls]
+
+
+def _result_of(call: _Call) -> ToolResult:
+    task = call.task
+    if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+        return task.result()
+    return ToolResult(INTERRUPTED_TEXT, is_error=True)

@@ -1,0 +1,163 @@
+"""Claude Code's stream-json / json record shapes, built from our messages."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from cc.core.model_catalog import model_info
+from cc.models.content_blocks import ToolResultBlock
+from cc.models.messages import AssistantMessage, UserMessage, new_uuid
+
+if TYPE_CHECKING:
+    from cc.core.events import Terminal
+    from cc.core.query_engine import QueryEngine
+    from cc.main import Runtime
+    from cc.models.usage import ModelUsage
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": "init",
+        "cwd": str(runtime.cwd),
+        "session_id": engine.session_id,
+        "tools": engine.registry.names,
+        "mcp_servers": [],
+        "model": engine.model,
+        "permissionMode": engine.config.permission_mode,
+        "slash_commands": [],
+        "apiKeySource": runtime.credentials.source,
+        "claude_code_version": version,
+        "output_style": "default",
+        "agents": [],
+        "skills": [],
+        "plugins": [],
+        "uuid": new_uuid(),
+    }
+
+
+def assistant_records(message: AssistantMessage, session_id: str) -> list[dict[str, Any]]:
+    """One record per content block, all sharing the message id (as Claude Code does)."""
+    records = []
+    for block in message.content:
+        records.append(
+            {
+                "type": "assistant",
+                "message": {
+                    "id": message.message_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": message.model,
+                    "content": [block.to_api()],
+                    "stop_reason": message.stop_reason,
+                    "stop_sequence": None,
+                    "usage": message.usage,
+                },
+                "parent_tool_use_id": None,
+                "session_id": session_id,
+                "uuid": new_uuid(),
+                "timestamp": _now(),
+            }
+        )
+    return records
+
+
+def user_records(message: UserMessage, session_id: str) -> list[dict[str, Any]]:
+    """One record per tool result, each with its structured `tool_use_result`."""
+    results = [b for b in message.content if isinstance(b, ToolResultBlock)]
+    data = message.tool_use_result
+    per_result = data if isinstance(data, list) and len(results) > 1 else [data]
+    records = []
+    for i, block in enumerate(results):
+        record: dict[str, Any] = {
+            "type": "user",
+            "message": {"role": "user", "content": [block.to_api()]},
+            "parent_tool_use_id": None,
+            "session_id": session_id,
+            "uuid": new_uuid(),
+            "timestamp": _now(),
+        }
+        if i < len(per_result) and per_result[i] is not None:
+            record["tool_use_result"] = per_result[i]
+        records.append(record)
+    return records
+
+
+def usage_record(u: ModelUsage) -> dict[str, Any]:
+    return {
+        "input_tokens": u.input_tokens,
+        "cache_creation_input_tokens": u.cache_creation_input_tokens,
+        "cache_read_input_tokens": u.cache_read_input_tokens,
+        "output_tokens": u.output_tokens,
+        "server_tool_use": {"web_search_requests": u.web_search_requests, "web_fetch_requests": 0},
+        "service_tier": "standard",
+        "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+    }
+
+
+def model_usage_record(engine: QueryEngine) -> dict[str, Any]:
+    out = {}
+    for model, u in engine.usage.by_model.items():
+        info = model_info(model)
+        out[model] = {
+            "inputTokens": u.input_tokens,
+            "outputTokens": u.output_tokens,
+            "cacheReadInputTokens": u.cache_read_input_tokens,
+            "cacheCreationInputTokens": u.cache_creation_input_tokens,
+            "webSearchRequests": u.web_search_requests,
+            "costUSD": round(u.cost_usd(model), 6),
+            "contextWindow": info.context_window,
+            "maxOutputTokens": info.max_output_tokens,
+        }
+    return out
+
+
+def result_record(
+    engine: QueryEngine,
+    terminal: Terminal | None,
+    last: AssistantMessage | None,
+    *,
+    failure: str | None,
+    duration_ms: int,
+) -> dict[str, Any]:
+    """The final `result` record. Error subtypes carry `errors` and no `result`."""
+    reason = terminal.reason if terminal else "turn_setup_failed"
+    state = engine.last_state
+    record: dict[str, Any] = {
+        "type": "result",
+        "subtype": "success",
+        "is_error": False,
+        "duration_ms": duration_ms,
+        "duration_api_ms": engine.usage.api_duration_ms,
+        "num_turns": state.turn_count if state else 0,
+    }
+    if failure is not None or terminal is None:
+        record.update(subtype="error_during_execution", is_error=True)
+        record["errors"] = [failure or "the turn ended without a result"]
+    elif terminal.reason == "max_turns":
+        record.update(subtype="error_max_turns", is_error=True)
+        record["errors"] = [terminal.error or "Reached maximum number of turns"]
+    elif terminal.reason == "completed":
+        record["result"] = last.text if last else ""
+    else:  # an API error: Claude Code reports it as the result text, is_error true
+        record.update(is_error=True, result=terminal.error or "API error")
+        record["api_error_status"] = terminal.details.get("status")
+    record.update(
+        stop_reason=terminal.stop_reason if terminal else None,
+        session_id=engine.session_id,
+        total_cost_usd=round(engine.usage.cost_usd, 6),
+        usage=usage_record(engine.usage.total),
+        modelUsage=model_usage_record(engine),
+        permission_denials=[
+            {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
+            for d in engine.permission_denials
+        ],
+        terminal_reason=reason,
+        uuid=new_uuid(),
+    )
+    return record

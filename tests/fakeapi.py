@@ -1,0 +1,530 @@
+"""A fake Anthropic Messages API: a real HTTP server on 127.0.0.1 that plays scripted turns.
+
+Usage::
+
+    with FakeAPI() as server:
+        server.script(Reply([text("hi")]), Reply([tool_use("Bash", {"command": "ls"})]))
+        client = anthropic.AsyncAnthropic(base_url=server.base_url, api_key="k", max_retries=0)
+        ...
+        server.assert_clean()
+
+Every ``POST /v1/messages`` is recorded (``server.requests``), validated against the
+rules the real API enforces (problems go to ``server.violations``) and answered with the
+next scripted turn. Streaming answers use HTTP/1.1 chunked encoding and the real SSE event
+sequence, so the genuine ``anthropic`` SDK (or a subprocess pointed at ``base_url``) can
+consume them. Stdlib only.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import socket
+import struct
+import threading
+import uuid
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any, TypeAlias
+
+__all__ = [
+    "CutStream", "FakeAPI", "Fault", "Hang", "Recorded", "Reply", "StreamError", "Turn",
+    "redacted_thinking", "text", "thinking", "tool_use",
+]
+
+Block: TypeAlias = dict[str, Any]
+_tool_ids = itertools.count(1)
+
+# ---------------------------------------------------------------------------------------
+# Content block builders (they return API-shaped content blocks)
+
+
+def text(s: str) -> Block:
+    return {"type": "text", "text": s}
+
+
+def tool_use(name: str, input: dict[str, Any], id: str | None = None) -> Block:  # noqa: A002
+    return {"type": "tool_use", "id": id or f"toolu_{next(_tool_ids):04d}", "name": name, "input": input}
+
+
+def thinking(text: str, signature: str = "sig-fake-signature") -> Block:
+    return {"type": "thinking", "thinking": text, "signature": signature}
+
+
+def redacted_thinking(data: str) -> Block:
+    return {"type": "redacted_thinking", "data": data}
+
+
+# ---------------------------------------------------------------------------------------
+# Scripted turns
+
+
+@dataclass
+class Reply:
+    """A successful assistant message. ``blocks`` may be a plain string (one text block)."""
+
+    blocks: list[Block] | str
+    stop_reason: str | None = None  # None -> "tool_use" if any tool_use block, else "end_turn"
+    usage: dict[str, int] | None = None  # overrides input/output/cache_* token counts
+    chunk_delay: float = 0.0  # sleep between SSE events
+    pause_after_block: dict[int, float] = field(default_factory=dict)  # sleep after block i stops
+    stop_sequence: str | None = None
+
+    def __post_init__(self) -> None:
+        if isinstance(self.blocks, str):
+            self.blocks = [text(self.blocks)]
+        if self.stop_reason is None:
+            has_tool = any(b["type"] == "tool_use" for b in self.content)
+            self.stop_reason = "tool_use" if has_tool else "end_turn"
+
+    @property
+    def content(self) -> list[Block]:
+        """The content blocks (``blocks`` after normalisation)."""
+        assert not isinstance(self.blocks, str)
+        return self.blocks
+
+
+_DEFAULT_ERROR_TYPES = {
+    400: "invalid_request_error", 401: "authentication_error", 403: "permission_error",
+    404: "not_found_error", 413: "request_too_large", 429: "rate_limit_error",
+    500: "api_error", 529: "overloaded_error",
+}
+
+
+@dataclass
+class Fault:
+    """An HTTP error answered in API shape (``x-should-retry`` is deliberately not sent)."""
+
+    status: int
+    error_type: str | None = None
+    message: str | None = None
+    headers: dict[str, str] | None = None
+
+    def body(self) -> dict[str, Any]:
+        etype = self.error_type or _DEFAULT_ERROR_TYPES.get(self.status, "api_error")
+        return {"type": "error", "error": {"type": etype, "message": self.message or etype.replace("_", " ")}}
+
+
+@dataclass
+class CutStream:
+    """Stream ``reply`` but drop the connection after ``after_events`` SSE events (counting
+    message_start and ping) without the terminating zero-length chunk. ``reset=True`` sends a
+    TCP RST instead of a clean FIN. For a non-streaming request the connection is dropped
+    before any response is sent."""
+
+    reply: Reply
+    after_events: int
+    reset: bool = False
+
+
+@dataclass
+class StreamError:
+    """Stream ``reply`` for ``after_events`` events, then send an SSE ``error`` event (as the
+    real API does for mid-stream overloads) and end the body cleanly. Non-streaming requests
+    get the error as an HTTP 529 response instead."""
+
+    reply: Reply
+    after_events: int
+    error_type: str = "overloaded_error"
+    message: str = "Overloaded"
+
+
+@dataclass
+class Hang:
+    """Read the request, then sleep ``seconds`` (interrupted by ``stop()``) and drop the
+    connection without answering."""
+
+    seconds: float
+
+
+Turn: TypeAlias = Reply | Fault | CutStream | StreamError | Hang
+
+
+@dataclass
+class Recorded:
+    path: str
+    headers: dict[str, str]  # lower-cased names
+    body: dict[str, Any]
+
+
+class _Cut(Exception):
+    """Raised inside the handler to abandon the response abruptly."""
+
+
+# ---------------------------------------------------------------------------------------
+# Request validation (the rules of the real API that a client is most likely to break)
+
+
+def validate(body: dict[str, Any]) -> list[str]:
+    problems: list[str] = []
+    for key in ("model", "max_tokens"):
+        if key not in body:
+            problems.append(f"missing {key!r}")
+    messages = body.get("messages")
+    if not isinstance(messages, list) or not messages:
+        return problems + ["'messages' missing or empty"]
+
+    cache_markers = int("cache_control" in body)  # top-level automatic caching marker
+    system = body.get("system")
+    if isinstance(system, list):
+        cache_markers += sum("cache_control" in b for b in system)
+    cache_markers += sum("cache_control" in t for t in body.get("tools") or [])
+    tool_names = [t.get("name") for t in body.get("tools") or []]
+    if len(tool_names) != len(set(tool_names)):
+        problems.append(f"duplicate tool names: {tool_names}")
+
+    seen_ids: set[str] = set()
+    prev_tool_ids: list[str] = []  # tool_use ids of the previous assistant message
+    for i, msg in enumerate(messages):
+        where = f"messages[{i}]"
+        if not isinstance(msg, dict):
+            problems.append(f"{where}: not an object")
+            continue
+        role, content = msg.get("role"), msg.get("content")
+        expected = "user" if i % 2 == 0 else "assistant"
+        if role != expected:
+            problems.append(f"{where}: role {role!r}, expected {expected!r} (roles must alternate, user first)")
+        if content in ("", [], None):
+            problems.append(f"{where}: empty content")
+            continue
+        blocks = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        blocks = [b if isinstance(b, dict) else {"type": repr(b)} for b in blocks]
+        cache_markers += sum("cache_control" in b for b in blocks)
+        for b in blocks:
+            if b.get("type") == "text" and not b.get("text"):
+                problems.append(f"{where}: empty text block")
+        if role == "assistant":
+            prev_tool_ids = []
+            for b in blocks:
+                if b.get("type") == "tool_use":
+                    if b.get("id") in seen_ids:
+                        problems.append(f"{where}: duplicate tool_use id {b.get('id')!r}")
+                    seen_ids.add(b.get("id"))
+                    prev_tool_ids.append(b.get("id"))
+                elif b.get("type") == "thinking" and not b.get("signature"):
+                    problems.append(f"{where}: thinking block without signature")
+                elif b.get("type") == "tool_result":
+                    problems.append(f"{where}: tool_result in an assistant message")
+            continue
+        # user message: must answer exactly the previous assistant's tool_use ids, results first
+        result_ids = [b.get("tool_use_id") for b in blocks if b.get("type") == "tool_result"]
+        for rid in result_ids:
+            if rid not in prev_tool_ids:
+                problems.append(f"{where}: tool_result for unknown tool_use id {rid!r}")
+        if len(result_ids) != len(set(result_ids)):
+            problems.append(f"{where}: duplicate tool_result ids {result_ids}")
+        if i > 0:
+            missing = [t for t in prev_tool_ids if t not in result_ids]
+            if missing:
+                problems.append(f"messages[{i - 1}]: tool_use ids without tool_result immediately after: {missing}")
+        types = [b.get("type") for b in blocks]
+        if result_ids and types[: len(result_ids)] != ["tool_result"] * len(result_ids):
+            problems.append(f"{where}: tool_result blocks must come first in the content")
+        prev_tool_ids = []
+    if cache_markers > 4:
+        problems.append(f"{cache_markers} cache_control markers (maximum is 4)")
+    return problems
+
+
+# ---------------------------------------------------------------------------------------
+# SSE rendering
+
+
+def _split(s: str, n: int = 3) -> list[str]:
+    """Split ``s`` into about ``n`` non-empty pieces."""
+    if not s:
+        return []
+    size = max(1, -(-len(s) // n))
+    return [s[i : i + size] for i in range(0, len(s), size)]
+
+
+def _usage(reply: Reply, input_tokens: int) -> dict[str, int]:
+    out = max(1, len(json.dumps(reply.content)) // 4)
+    usage = {"input_tokens": input_tokens, "output_tokens": out,
+             "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+    return usage | (reply.usage or {})
+
+
+def _message(reply: Reply, model: str, usage: dict[str, int], final: bool) -> dict[str, Any]:
+    """The message object: whole (non-streaming) or as announced by ``message_start``."""
+    return {"id": f"msg_{uuid.uuid4().hex[:24]}", "type": "message", "role": "assistant", "model": model,
+            "content": list(reply.content) if final else [], "stop_reason": reply.stop_reason if final else None,
+            "stop_sequence": reply.stop_sequence if final else None, "usage": usage}
+
+
+def _sse_events(reply: Reply, model: str, input_tokens: int) -> list[tuple[dict[str, Any], float]]:
+    """The SSE events of ``reply``, each paired with the pause to take after sending it."""
+    usage = _usage(reply, input_tokens)
+    d = reply.chunk_delay
+    start = _message(reply, model, usage | {"output_tokens": 1}, final=False)
+    events: list[tuple[dict[str, Any], float]] = [({"type": "message_start", "message": start}, d), ({"type": "ping"}, d)]
+    for i, b in enumerate(reply.content):
+        kind = b["type"]
+        deltas: list[dict[str, Any]] = []
+        if kind == "text":
+            first: Block = {"type": "text", "text": ""}
+            deltas = [{"type": "text_delta", "text": p} for p in _split(b["text"])]
+        elif kind == "tool_use":
+            first = {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}
+            deltas = [{"type": "input_json_delta", "partial_json": p} for p in _split(json.dumps(b["input"]))]
+        elif kind == "thinking":
+            first = {"type": "thinking", "thinking": "", "signature": ""}
+            deltas = [{"type": "thinking_delta", "thinking": p} for p in _split(b["thinking"])]
+            deltas.append({"type": "signature_delta", "signature": b["signature"]})
+        else:  # redacted_thinking and anything else: sent whole
+            first = b
+        events.append(({"type": "content_block_start", "index": i, "content_block": first}, d))
+        events += [({"type": "content_block_delta", "index": i, "delta": delta}, d) for delta in deltas]
+        events.append(({"type": "content_block_stop", "index": i}, d + reply.pause_after_block.get(i, 0.0)))
+    delta = {"stop_reason": reply.stop_reason, "stop_sequence": reply.stop_sequence}
+    events.append(({"type": "message_delta", "delta": delta, "usage": {"output_tokens": usage["output_tokens"]}}, d))
+    events.append(({"type": "message_stop"}, 0.0))
+    return events
+
+
+# ---------------------------------------------------------------------------------------
+# The server
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive + chunked transfer encoding
+    server: _Server
+
+    def setup(self) -> None:
+        super().setup()
+        self.server.api._track(self.connection, add=True)
+
+    def finish(self) -> None:
+        try:
+            super().finish()
+        finally:
+            self.server.api._track(self.connection, add=False)
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        pass
+
+    def do_GET(self) -> None:
+        self._send_json(404, Fault(404, message=f"no route {self.path}").body())
+
+    def do_POST(self) -> None:
+        api = self.server.api
+        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        headers = {k.lower(): v for k, v in self.headers.items()}
+        index, turn = api._record(Recorded(self.path.split("?")[0], headers, body))
+        try:
+            if self.path.startswith("/v1/messages/count_tokens"):
+                self._send_json(200, {"input_tokens": len(raw) // 4})
+            elif self.path.split("?")[0] == "/v1/messages":
+                self._play(turn, body, len(raw) // 4)
+            else:
+                self._send_json(404, Fault(404, message=f"no route {self.path}").body())
+        except (_Cut, OSError):
+            self.close_connection = True
+        except Exception as exc:  # a bug in the fake: surface it to the test, not just stderr
+            api._violate(f"request {index}: fake api crashed: {exc!r}")
+            self.close_connection = True
+
+    # -- turns ---------------------------------------------------------------------------
+
+    def _play(self, turn: Turn | None, body: dict[str, Any], input_tokens: int) -> None:
+        stream = bool(body.get("stream"))
+        model = str(body.get("model", "unknown"))
+        if turn is None:
+            self._send_json(500, Fault(500, message="fake api: no scripted turn left").body())
+        elif isinstance(turn, Fault):
+            self._send_json(turn.status, turn.body(), turn.headers)
+        elif isinstance(turn, Hang):
+            self.server.api._stopping.wait(turn.seconds)
+            self._cut(reset=False)
+        elif isinstance(turn, Reply):
+            self._reply(turn, model, input_tokens, stream)
+        elif isinstance(turn, CutStream):
+            if not stream:
+                self._cut(turn.reset)
+            self._stream(turn.reply, model, input_tokens, limit=turn.after_events)
+            self._cut(turn.reset)
+        elif isinstance(turn, StreamError):
+            if not stream:
+                self._send_json(529, Fault(529, turn.error_type, turn.message).body())
+            else:
+                error = {"type": "error", "error": {"type": turn.error_type, "message": turn.message}}
+                self._stream(turn.reply, model, input_tokens, limit=turn.after_events, then=error)
+
+    def _reply(self, reply: Reply, model: str, input_tokens: int, stream: bool) -> None:
+        if stream:
+            self._stream(reply, model, input_tokens)
+        else:
+            self._send_json(200, _message(reply, model, _usage(reply, input_tokens), final=True))
+
+    def _stream(self, reply: Reply, model: str, input_tokens: int, limit: int | None = None,
+                then: dict[str, Any] | None = None) -> None:
+        self.send_response(200)
+        self.send_header("content-type", "text/event-stream; charset=utf-8")
+        self.send_header("cache-control", "no-cache")
+        self.send_header("transfer-encoding", "chunked")
+        self.send_header("request-id", f"req_{uuid.uuid4().hex[:24]}")
+        self.end_headers()
+        events = _sse_events(reply, model, input_tokens)
+        if limit is not None:
+            events = events[:limit]
+        for event, pause in events:
+            self._chunk(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
+            if pause:
+                self.server.api._stopping.wait(pause)
+        if limit is not None and then is None:
+            return  # the caller cuts the connection
+        if then is not None:
+            self._chunk(f"event: error\ndata: {json.dumps(then)}\n\n".encode())
+        self.wfile.write(b"0\r\n\r\n")
+
+    def _chunk(self, data: bytes) -> None:
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+
+    def _cut(self, reset: bool) -> None:
+        """Drop the connection: FIN (clean EOF mid-body) or RST (connection reset)."""
+        if reset:  # SO_LINGER(on, 0) + close => RST; the file objects hold refs, close them too
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.rfile.close()
+            self.wfile.close()
+            self.connection.close()
+        else:
+            self.connection.shutdown(socket.SHUT_RDWR)
+        raise _Cut
+
+    def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        self.send_header("request-id", f"req_{uuid.uuid4().hex[:24]}")
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    api: FakeAPI
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        pass  # client disconnects are expected; real handler bugs are recorded as violations
+
+
+class FakeAPI:
+    """A scripted fake of the Anthropic Messages API on an ephemeral 127.0.0.1 port."""
+
+    def __init__(self) -> None:
+        self.requests: list[Recorded] = []
+        self.violations: list[str] = []
+        self._turns: list[Turn] = []
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._connections: set[socket.socket] = set()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -----------------------------------------------------------------------
+
+    def start(self) -> FakeAPI:
+        self._stopping.clear()
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.api = self
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.05,),
+                                        name="fakeapi", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is None:
+            return
+        with self._lock:
+            self._stopping.set()  # wakes sleeping turns; new connections are shut at once
+            conns = list(self._connections)
+        self._server.shutdown()
+        for conn in conns:  # unblock handlers idling on keep-alive connections
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self._server.server_close()  # joins the handler threads
+        assert self._thread is not None
+        self._thread.join()
+        self._server = self._thread = None
+
+    def __enter__(self) -> FakeAPI:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def base_url(self) -> str:
+        assert self._server is not None, "FakeAPI not started"
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    # -- scripting and records -----------------------------------------------------------
+
+    def script(self, *turns: Turn | str) -> None:
+        """Append turns; a plain string is shorthand for ``Reply([text(s)])``."""
+        with self._lock:
+            self._turns += [Reply(t) if isinstance(t, str) else t for t in turns]
+
+    @property
+    def turns_left(self) -> int:
+        with self._lock:
+            return len(self._turns)
+
+    @property
+    def last_request(self) -> Recorded:
+        with self._lock:
+            return self.requests[-1]
+
+    @property
+    def bodies(self) -> list[dict[str, Any]]:
+        """Bodies of the ``/v1/messages`` requests (count_tokens excluded), in order."""
+        with self._lock:
+            return [r.body for r in self.requests if r.path == "/v1/messages"]
+
+    def assert_clean(self) -> None:
+        with self._lock:
+            if self.violations:
+                raise AssertionError("fake API saw bad requests:\n  " + "\n  ".join(self.violations))
+
+    # -- called from handler threads -----------------------------------------------------
+
+    def _record(self, rec: Recorded) -> tuple[int, Turn | None]:
+        """Record a request; for /v1/messages validate it and pop the next turn."""
+        with self._lock:
+            index = len(self.requests)
+            self.requests.append(rec)
+            if rec.path != "/v1/messages":
+                return index, None
+            try:
+                self.violations += [f"request {index}: {p}" for p in validate(rec.body)]
+            except Exception as exc:  # malformed beyond what validate() expects
+                self.violations.append(f"request {index}: unvalidatable body ({exc!r})")
+            if not self._turns:
+                self.violations.append(f"request {index}: no scripted turn left")
+                return index, None
+            return index, self._turns.pop(0)
+
+    def _violate(self, problem: str) -> None:
+        with self._lock:
+            self.violations.append(problem)
+
+    def _track(self, conn: socket.socket, add: bool) -> None:
+        with self._lock:
+            if not add:
+                self._connections.discard(conn)
+            elif self._stopping.is_set():
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            else:
+                self._connections.add(conn)

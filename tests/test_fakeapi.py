@@ -1,0 +1,369 @@
+"""Tests of the fake Anthropic API, exercised through the real ``anthropic`` SDK."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from collections.abc import AsyncIterator
+from typing import Any
+
+import anthropic
+import httpx2  # anthropic 2.x's vendored httpx fork; cut streams surface its exceptions raw
+import pytest
+
+from tests.fakeapi import (
+    CutStream,
+    FakeAPI,
+    Fault,
+    Hang,
+    Reply,
+    StreamError,
+    redacted_thinking,
+    text,
+    thinking,
+    tool_use,
+)
+
+MODEL = "claude-sonnet-4-6"  # NB: 4-5 is in the SDK's DEPRECATED_MODELS -> DeprecationWarning -> error
+HI: list[Any] = [{"role": "user", "content": "hi"}]
+
+
+@pytest.fixture
+async def client(fake_api: FakeAPI) -> AsyncIterator[anthropic.AsyncAnthropic]:
+    async with anthropic.AsyncAnthropic(base_url=fake_api.base_url, api_key="test-key", max_retries=0) as c:
+        yield c
+
+
+async def stream(client: anthropic.AsyncAnthropic, messages: list[Any] = HI, **kw: Any) -> tuple[list[Any], Any]:
+    """Stream one request; return (events seen, final message)."""
+    async with client.messages.stream(model=MODEL, max_tokens=100, messages=messages, **kw) as s:
+        events = [ev async for ev in s]
+        return events, await s.get_final_message()
+
+
+# --- replies ---------------------------------------------------------------------------
+
+
+async def test_text_reply_streams_in_pieces(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(Reply([text("Hello there, how can I help you today?")]))
+    events, msg = await stream(client)
+    deltas = [e.delta.text for e in events if e.type == "content_block_delta"]
+    assert len(deltas) == 3 and "".join(deltas) == "Hello there, how can I help you today?"
+    assert [b.model_dump() for b in msg.content] == [{"type": "text", "text": "Hello there, how can I help you today?", "citations": None}]
+    assert msg.stop_reason == "end_turn" and msg.model == MODEL and msg.id.startswith("msg_")
+    body = fake_api.last_request.body
+    assert body["stream"] is True and body["messages"] == HI
+    assert msg.usage.input_tokens > 0 and msg.usage.output_tokens > 1
+    # NB: anthropic 2.14 sends api_key as `authorization: Bearer ...`, not `x-api-key`
+    headers = fake_api.last_request.headers
+    assert headers.get("x-api-key") == "test-key" or headers.get("authorization") == "Bearer test-key"
+    assert fake_api.turns_left == 0
+    fake_api.assert_clean()
+
+
+async def test_tool_use_input_arrives_intact(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    tool_input = {"command": "ls -la /tmp", "nested": {"a": [1, 2, {"b": "ü\n\"q\""}]}, "timeout": 5}
+    fake_api.script(Reply([text("Let me look."), tool_use("Bash", tool_input, id="toolu_x1")]))
+    events, msg = await stream(client)
+    partials = [e.delta.partial_json for e in events if e.type == "content_block_delta" and e.delta.type == "input_json_delta"]
+    assert len(partials) >= 2
+    block = msg.content[1]
+    assert block.type == "tool_use" and block.id == "toolu_x1" and block.name == "Bash"
+    assert block.input == tool_input
+    assert msg.stop_reason == "tool_use"
+    fake_api.assert_clean()
+
+
+async def test_auto_tool_ids_are_unique() -> None:
+    assert tool_use("A", {})["id"] != tool_use("A", {})["id"]
+    assert tool_use("A", {})["id"].startswith("toolu_")
+
+
+async def test_thinking_and_signature_preserved(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(Reply([thinking("Hmm, let me think about it.", "sig-abc"), redacted_thinking("opaque=="), text("42")],
+                          usage={"cache_read_input_tokens": 7, "output_tokens": 99}))
+    events, msg = await stream(client)
+    assert any(e.type == "content_block_delta" and e.delta.type == "signature_delta" for e in events)
+    assert msg.content[0].type == "thinking"
+    assert msg.content[0].thinking == "Hmm, let me think about it." and msg.content[0].signature == "sig-abc"
+    assert msg.content[1].type == "redacted_thinking" and msg.content[1].data == "opaque=="
+    assert msg.content[2].type == "text" and msg.content[2].text == "42"
+    assert msg.usage.cache_read_input_tokens == 7 and msg.usage.output_tokens == 99
+
+
+async def test_non_stream_request(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(Reply([text("whole"), tool_use("Read", {"file_path": "/x"})], usage={"input_tokens": 12}))
+    msg = await client.messages.create(model=MODEL, max_tokens=10, messages=HI)
+    assert msg.content[0].type == "text" and msg.content[0].text == "whole"
+    assert msg.content[1].type == "tool_use" and msg.content[1].input == {"file_path": "/x"}
+    assert msg.stop_reason == "tool_use" and msg.usage.input_tokens == 12
+    assert "stream" not in fake_api.last_request.body
+    fake_api.assert_clean()
+
+
+async def test_count_tokens(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    result = await client.messages.count_tokens(model=MODEL, messages=HI)
+    assert result.input_tokens > 0
+    assert fake_api.last_request.path == "/v1/messages/count_tokens"
+    assert fake_api.bodies == [] and fake_api.violations == []
+
+
+def test_plain_urllib_client_sees_chunked_sse(fake_api: FakeAPI) -> None:
+    """Wire-level check: chunked transfer encoding and the real event order."""
+    fake_api.script("hey")
+    data = json.dumps({"model": MODEL, "max_tokens": 5, "messages": HI, "stream": True}).encode()
+    req = urllib.request.Request(fake_api.base_url + "/v1/messages", data=data, headers={"content-type": "application/json"})
+    with urllib.request.urlopen(req) as resp:
+        assert resp.headers["transfer-encoding"] == "chunked"
+        assert resp.headers["content-type"].startswith("text/event-stream")
+        raw = resp.read().decode()
+    names = [line.split(": ", 1)[1] for line in raw.splitlines() if line.startswith("event: ")]
+    assert names[:3] == ["message_start", "ping", "content_block_start"]
+    assert names[-3:] == ["content_block_stop", "message_delta", "message_stop"]
+    assert names.count("content_block_delta") == 3  # "h", "e", "y"
+    start = json.loads(raw.split("data: ", 1)[1].split("\n", 1)[0])
+    assert start["message"]["usage"] == {"input_tokens": len(data) // 4, "output_tokens": 1,
+                                         "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+
+
+async def test_pause_after_block_delays_following_events(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    pause = 0.4
+    fake_api.script(Reply([tool_use("Bash", {"command": "a"}), tool_use("Bash", {"command": "b"})], pause_after_block={0: pause}))
+    t0 = time.monotonic()
+    stops: dict[int, float] = {}
+    starts: dict[int, float] = {}
+    async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:
+        async for ev in s:
+            if ev.type == "content_block_stop":
+                stops[ev.index] = time.monotonic()
+            elif ev.type == "content_block_start":
+                starts[ev.index] = time.monotonic()
+        await s.get_final_message()
+    assert stops[0] - t0 < pause  # block 0 is delivered before the pause, not buffered behind it
+    assert starts[1] - stops[0] >= pause * 0.95
+
+
+# --- faults ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "exc", "etype"),
+    [
+        (400, anthropic.BadRequestError, "invalid_request_error"),
+        (401, anthropic.AuthenticationError, "authentication_error"),
+        (403, anthropic.PermissionDeniedError, "permission_error"),
+        (413, anthropic.RequestTooLargeError, "request_too_large"),
+        (429, anthropic.RateLimitError, "rate_limit_error"),
+        (500, anthropic.InternalServerError, "api_error"),
+        (529, anthropic.OverloadedError, "overloaded_error"),
+    ],
+)
+async def test_fault_maps_to_sdk_exception(
+    fake_api: FakeAPI, client: anthropic.AsyncAnthropic, status: int, exc: type[anthropic.APIStatusError], etype: str
+) -> None:
+    fake_api.script(Fault(status))
+    with pytest.raises(exc) as info:
+        await stream(client)
+    assert info.value.status_code == status
+    assert isinstance(info.value, anthropic.APIStatusError)
+    assert info.value.body["error"]["type"] == etype  # type: ignore[index]
+    assert info.value.response.headers.get("x-should-retry") is None
+
+
+async def test_fault_custom_message_and_headers(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(Fault(400, message="prompt is too long: 210000 tokens > 200000 maximum"),
+                    Fault(429, headers={"retry-after": "3"}))
+    with pytest.raises(anthropic.BadRequestError, match="prompt is too long: 210000 tokens > 200000 maximum"):
+        await stream(client)
+    with pytest.raises(anthropic.RateLimitError) as info:
+        await client.messages.create(model=MODEL, max_tokens=10, messages=HI)
+    assert info.value.response.headers["retry-after"] == "3"
+
+
+async def test_no_turn_left_is_500_and_violation(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    with pytest.raises(anthropic.InternalServerError, match="fake api: no scripted turn left"):
+        await stream(client)
+    assert fake_api.violations == ["request 0: no scripted turn left"]
+    with pytest.raises(AssertionError, match="no scripted turn left"):
+        fake_api.assert_clean()
+
+
+# --- broken streams --------------------------------------------------------------------
+
+LONG = Reply([text("one two three four five six"), tool_use("Bash", {"command": "echo hi"})])
+
+
+async def test_cut_stream_raises_raw_remote_protocol_error_during_iteration(
+    fake_api: FakeAPI, client: anthropic.AsyncAnthropic
+) -> None:
+    """A FIN mid-body surfaces as httpx2.RemoteProtocolError, NOT wrapped in anthropic.APIConnectionError."""
+    fake_api.script(CutStream(LONG, after_events=4))  # message_start, ping, block_start, 1 text delta
+    seen: list[str] = []
+    with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read") as info:
+        async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:
+            async for ev in s:
+                seen.append(ev.type)
+    assert not isinstance(info.value, anthropic.APIError)
+    assert "content_block_delta" in seen and "message_stop" not in seen
+
+
+async def test_cut_stream_raises_at_get_final_message_when_not_iterating(
+    fake_api: FakeAPI, client: anthropic.AsyncAnthropic
+) -> None:
+    fake_api.script(CutStream(LONG, after_events=0))  # headers sent, body cut at once
+    async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:  # entering succeeds
+        with pytest.raises(httpx2.RemoteProtocolError):
+            await s.get_final_message()
+
+
+async def test_cut_stream_with_reset_raises_read_error(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(CutStream(LONG, after_events=5, reset=True))
+    with pytest.raises(httpx2.ReadError):
+        await stream(client)
+
+
+async def test_sdk_does_not_retry_a_cut_stream(fake_api: FakeAPI) -> None:
+    fake_api.script(CutStream(LONG, after_events=3), Reply("second"))
+    async with anthropic.AsyncAnthropic(base_url=fake_api.base_url, api_key="k", max_retries=2) as c:
+        with pytest.raises(httpx2.RemoteProtocolError):
+            await stream(c)
+    assert fake_api.turns_left == 1 and len(fake_api.requests) == 1
+
+
+async def test_cut_before_response_is_api_connection_error(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(CutStream(LONG, after_events=3))
+    with pytest.raises(anthropic.APIConnectionError) as info:  # non-stream: no response at all
+        await client.messages.create(model=MODEL, max_tokens=10, messages=HI)
+    assert isinstance(info.value.__cause__, httpx2.RemoteProtocolError)
+
+
+async def test_mid_stream_error_event(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    """An SSE `error` event yields a plain APIStatusError carrying HTTP 200 (not OverloadedError)."""
+    fake_api.script(StreamError(LONG, after_events=4))
+    with pytest.raises(anthropic.APIStatusError) as info:
+        await stream(client)
+    assert type(info.value) is anthropic.APIStatusError
+    assert info.value.status_code == 200 and info.value.type == "overloaded_error"
+
+
+async def test_hang_times_out(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script(Hang(10))
+    t0 = time.monotonic()
+    with pytest.raises(anthropic.APITimeoutError):
+        await stream(client, timeout=0.3)
+    assert time.monotonic() - t0 < 5
+
+
+def test_stop_is_prompt_with_a_hanging_request() -> None:
+    server = FakeAPI().start()
+    server.script(Hang(30))
+
+    def call() -> None:
+        data = json.dumps({"model": MODEL, "max_tokens": 5, "messages": HI}).encode()
+        try:
+            urllib.request.urlopen(urllib.request.Request(server.base_url + "/v1/messages", data=data)).close()
+        except Exception:
+            pass
+
+    t = threading.Thread(target=call)
+    t.start()
+    while not server.requests:
+        time.sleep(0.01)
+    t0 = time.monotonic()
+    server.stop()
+    t.join()
+    assert time.monotonic() - t0 < 2
+
+
+def test_usable_from_a_subprocess(fake_api: FakeAPI) -> None:
+    fake_api.script(Reply([text("from afar")]))
+    code = (
+        "import anthropic\n"
+        "c = anthropic.Anthropic(max_retries=0)\n"
+        f"with c.messages.stream(model={MODEL!r}, max_tokens=9, messages=[{{'role': 'user', 'content': 'hi'}}]) as s:\n"
+        "    print(s.get_final_message().content[0].text)\n"
+        "c.close()\n"
+    )
+    env = {**os.environ, "ANTHROPIC_BASE_URL": fake_api.base_url, "ANTHROPIC_API_KEY": "sub-key"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "from afar"
+    fake_api.assert_clean()
+
+
+# --- validation ------------------------------------------------------------------------
+
+
+async def test_validation_catches_non_alternating_roles(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script("ok")
+    await stream(client, [{"role": "user", "content": "a"}, {"role": "user", "content": "b"}])
+    assert any("messages[1]" in v and "alternate" in v for v in fake_api.violations)
+    with pytest.raises(AssertionError, match="request 0: messages\\[1\\]"):
+        fake_api.assert_clean()
+
+
+async def test_validation_catches_unanswered_tool_use(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script("ok", "ok")
+    asst = {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {}},
+                                             {"type": "tool_use", "id": "toolu_2", "name": "Bash", "input": {}}]}
+    answered_one = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_1", "content": "x"}]}
+    await stream(client, [HI[0], asst, answered_one])
+    assert fake_api.violations == ["request 0: messages[1]: tool_use ids without tool_result immediately after: ['toolu_2']"]
+    stray = {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_9", "content": "x"}]}
+    await stream(client, [HI[0], {"role": "assistant", "content": "plain"}, stray])
+    assert any("request 1" in v and "unknown tool_use id 'toolu_9'" in v for v in fake_api.violations)
+
+
+async def test_validation_accepts_a_correct_tool_round_trip(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script("ok")
+    messages = [
+        {"role": "user", "content": [{"type": "text", "text": "go", "cache_control": {"type": "ephemeral"}}]},
+        {"role": "assistant", "content": [thinking("t", "sig"), text("running"), tool_use("Bash", {"c": 1}, id="toolu_a")]},
+        {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_a", "content": "done"}, text("and?")]},
+    ]
+    await stream(client, messages, system=[{"type": "text", "text": "sys", "cache_control": {"type": "ephemeral"}}])
+    fake_api.assert_clean()
+
+
+async def test_validation_catches_too_many_cache_markers(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script("ok")
+    cc = {"cache_control": {"type": "ephemeral"}}
+    system = [{"type": "text", "text": "a", **cc}, {"type": "text", "text": "b", **cc}]
+    tools = [{"name": "T", "description": "d", "input_schema": {"type": "object"}, **cc}]
+    messages = [{"role": "user", "content": [{"type": "text", "text": "x", **cc}, {"type": "text", "text": "y", **cc}]}]
+    await stream(client, messages, system=system, tools=tools)
+    assert fake_api.violations == ["request 0: 5 cache_control markers (maximum is 4)"]
+
+
+async def test_validation_misc_rules(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.script("ok")
+    messages = [
+        {"role": "assistant", "content": "starts with assistant"},
+        {"role": "user", "content": []},
+        {"role": "assistant", "content": [{"type": "thinking", "thinking": "t", "signature": ""},
+                                          tool_use("A", {}, id="toolu_d"), tool_use("A", {}, id="toolu_d")]},
+        {"role": "user", "content": [text("first"), {"type": "tool_result", "tool_use_id": "toolu_d", "content": "r"}]},
+    ]
+    await stream(client, messages)
+    joined = "\n".join(fake_api.violations)
+    for needle in ("messages[0]: role 'assistant'", "messages[1]: empty content", "thinking block without signature",
+                   "duplicate tool_use id 'toolu_d'", "tool_result blocks must come first"):
+        assert needle in joined, needle
+
+
+def test_records_and_helpers(fake_api: FakeAPI) -> None:
+    fake_api.script("a", Reply("b"))
+    assert fake_api.turns_left == 2
+    req = urllib.request.Request(fake_api.base_url + "/v1/messages", headers={"X-Custom": "V"},
+                                 data=json.dumps({"model": MODEL, "max_tokens": 5, "messages": HI}).encode())
+    with urllib.request.urlopen(req) as resp:
+        assert json.load(resp)["content"] == [{"type": "text", "text": "a"}]
+    assert fake_api.turns_left == 1
+    assert fake_api.last_request.headers["x-custom"] == "V"
+    assert fake_api.bodies == [{"model": MODEL, "max_tokens": 5, "messages": HI}]
+    fake_api.assert_clean()
