@@ -89,27 +89,30 @@ def _run_interactive(args: argparse.Namespace) -> int:
 
 def _print_prompt(args: argparse.Namespace) -> str:
     parts: list[str] = []
+    given = False
     if not sys.stdin.isatty():
         data = sys.stdin.buffer.read(MAX_STDIN_BYTES + 1)
         if len(data) > MAX_STDIN_BYTES:
             raise UsageError("Piped input is larger than 10 MB")
+        given = bool(data)
         piped = data.decode("utf-8", errors="replace")
         if piped.strip():
             parts.append(piped.rstrip("\n"))
     argument = " ".join(args.prompt)
+    given = given or bool(argument)
     if argument.strip():
         parts.append(argument)
-    if not parts:
-        if argument or (not sys.stdin.isatty()):
-            raise UsageError(
-                "Input contained only whitespace. Provide a prompt with text through "
-                "stdin or as a prompt argument when using --print"
-            )
+    if parts:
+        return "\n\n".join(parts)
+    if given:
         raise UsageError(
-            "Input must be provided either through stdin or as a prompt argument "
-            "when using --print"
+            "Input contained only whitespace. Provide a prompt with text through "
+            "stdin or as a prompt argument when using --print"
         )
-    return "\n\n".join(parts)
+    raise UsageError(
+        "Input must be provided either through stdin or as a prompt argument "
+        "when using --print"
+    )
 
 
 def _startup(args: argparse.Namespace) -> Runtime:

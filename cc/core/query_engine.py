@@ -121,9 +121,13 @@ class QueryEngine:
                 if isinstance(event, Terminal):
                     event.details["num_turns"] = state.turn_count
                 yield event
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, GeneratorExit):
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))
             raise
+
+    async def aclose(self) -> None:
+        """Release the model connection (end of the session)."""
+        await self.client.close()
 
     def clear(self) -> None:
         """Start a new conversation (the REPL's /clear)."""

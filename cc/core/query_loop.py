@@ -56,6 +56,8 @@ CONTINUE_AFTER_MAX_TOKENS = (
 class ModelStreamer(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[Any]: ...
 
+    async def close(self) -> None: ...
+
 
 @dataclass
 class LoopDeps:
@@ -126,7 +128,7 @@ async def query_loop(
                 details={"status": error.status},
             )
             return
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, GeneratorExit):
             await tools.cancel()
             raise
         assert assistant is not None, "a finished stream always ends with its message"
@@ -174,7 +176,7 @@ async def query_loop(
                 if isinstance(event, ToolDone):
                     done[event.tool_use.id] = event
                 yield event
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, GeneratorExit):
             for event in await tools.cancel():
                 done.setdefault(event.tool_use.id, event)
             messages.append(_results_message(assistant, done))

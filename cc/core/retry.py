@@ -45,6 +45,9 @@ def classify(exc: BaseException) -> ModelCallError:
     if isinstance(exc, ModelCallError):
         return exc
     status = getattr(exc, "status_code", None)
+    if status == 200:
+        # An `error` event inside a stream that had begun with HTTP 200.
+        return _from_stream_error(str(getattr(exc, "type", "") or ""), _api_message(exc))
     if isinstance(status, int):
         return _from_status(status, _api_message(exc))
     name = type(exc).__name__
@@ -69,6 +72,26 @@ def _api_message(exc: BaseException) -> str:
         if isinstance(err, dict) and err.get("message"):
             return str(err["message"])
     return str(getattr(exc, "message", None) or exc)
+
+
+_STATUS_BY_STREAM_ERROR = {
+    "overloaded_error": 529,
+    "rate_limit_error": 429,
+    "api_error": 500,
+    "timeout_error": 504,
+    "invalid_request_error": 400,
+    "authentication_error": 401,
+    "permission_error": 403,
+    "not_found_error": 404,
+    "request_too_large": 413,
+}
+
+
+def _from_stream_error(error_type: str, message: str) -> ModelCallError:
+    status = _STATUS_BY_STREAM_ERROR.get(error_type)
+    if status is None:
+        return ModelCallError(f"API Error: {message}", kind="server_error", retryable=True)
+    return _from_status(status, message)
 
 
 def _from_status(status: int, message: str) -> ModelCallError:

@@ -49,9 +49,7 @@ async def run_repl(engine: QueryEngine, runtime: Runtime, first: str | None = No
                 return 0
             await _turn(engine, line)
     finally:
-        close = getattr(engine.client, "close", None)
-        if close is not None:
-            await close()
+        await engine.aclose()
 
 
 async def _turn(engine: QueryEngine, prompt: str) -> None:

@@ -71,7 +71,7 @@ async def run_print(
     except Exception as exc:  # noqa: BLE001 - reported as error_during_execution
         failure = f"{type(exc).__name__}: {exc}"
     finally:
-        await _close(engine)
+        await engine.aclose()
 
     result = result_record(
         engine,
@@ -109,9 +109,3 @@ def _retry_record(event: RetryEvent, session_id: str) -> dict[str, Any]:
         "uuid": new_uuid(),
         "session_id": session_id,
     }
-
-
-async def _close(engine: QueryEngine) -> None:
-    close = getattr(engine.client, "close", None)
-    if close is not None:
-        await close()

@@ -1,0 +1,421 @@
+"""The query loop and QueryEngine, in process, against the fake API through the real SDK."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+
+from cc.core.client import Credentials, ModelClient
+from cc.core.events import (
+    AssistantEvent,
+    Event,
+    RetryEvent,
+    StreamDiscarded,
+    Terminal,
+    TextDelta,
+    ThinkingStarted,
+    ToolDone,
+    ToolStart,
+)
+from cc.core.query_engine import INTERRUPTED_TEXT, EngineConfig, QueryEngine
+from cc.core.query_loop import CONTINUE_AFTER_MAX_TOKENS
+from cc.models.content_blocks import TextBlock, ToolResultBlock
+from cc.models.messages import AssistantMessage, UserMessage, normalize_messages_for_api
+from cc.permissions.gate import ModeGate
+from cc.prompts.builder import PromptSection
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
+from cc.tools.executor import ToolExecutor
+from cc.tools.read import ReadTool
+from cc.tools.registry import ToolRegistry
+from tests.fakeapi import CutStream, Fault, FakeAPI, Reply, StreamError, text, thinking, tool_use
+
+
+class WaitInput(ToolInput):
+    seconds: float
+    label: str = ""
+
+
+class WaitTool(Tool):
+    """A real tool that sleeps, recording when it started and ended."""
+
+    name: ClassVar[str] = "Wait"
+    input_model: ClassVar[type[ToolInput]] = WaitInput
+    safe: ClassVar[bool] = True
+
+    def __init__(self) -> None:
+        self.log: list[tuple[str, str, float]] = []
+
+    def description(self) -> str:
+        return "Wait for a number of seconds."
+
+    def is_read_only(self, inp: ToolInput) -> bool:
+        return True
+
+    def is_concurrency_safe(self, inp: ToolInput) -> bool:
+        return self.safe
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        assert isinstance(inp, WaitInput)
+        self.log.append(("start", inp.label, time.monotonic()))
+        await asyncio.sleep(inp.seconds)
+        self.log.append(("end", inp.label, time.monotonic()))
+        return ToolResult(f"waited {inp.seconds}", summary="waited")
+
+
+class WriteNoteInput(ToolInput):
+    note: str
+
+
+class WriteNoteTool(Tool):
+    """Not read-only: asks permission, which print mode denies."""
+
+    name: ClassVar[str] = "WriteNote"
+    input_model: ClassVar[type[ToolInput]] = WriteNoteInput
+
+    def description(self) -> str:
+        return "Write a note."
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        raise AssertionError("must not run without permission")
+
+
+class FailingTool(Tool):
+    name: ClassVar[str] = "Explode"
+    input_model: ClassVar[type[ToolInput]] = WriteNoteInput
+
+    def description(self) -> str:
+        return "Always raises."
+
+    def is_read_only(self, inp: ToolInput) -> bool:
+        return True
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        raise RuntimeError("kaboom")
+
+
+_engines: list[QueryEngine] = []
+
+
+@pytest.fixture(autouse=True)
+async def _close_engines() -> Any:
+    yield
+    while _engines:
+        await _engines.pop().aclose()
+
+
+def make_engine(api: FakeAPI, tmp_path: Path, *tools: Tool, **config: Any) -> QueryEngine:
+    registry = ToolRegistry([ReadTool(), *tools])
+    executor = ToolExecutor(registry, ToolContext(cwd=tmp_path), permissions=ModeGate("default"))
+    client = ModelClient(Credentials(api_key="test-key", base_url=api.base_url))
+    system = [PromptSection("intro", "You are a test agent.", cacheable=True)]
+    engine = QueryEngine(
+        EngineConfig(model="claude-test-1", system=system, **config), client, registry, executor
+    )
+    _engines.append(engine)
+    return engine
+
+
+async def collect(events: Any) -> list[Event]:
+    return [e async for e in events]
+
+
+def terminal(events: list[Event]) -> Terminal:
+    last = events[-1]
+    assert isinstance(last, Terminal)
+    return last
+
+
+async def test_text_streams_and_turn_completes(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Reply([text("Hello there, friend.")]))
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("hi"))
+    deltas = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert deltas == "Hello there, friend."
+    assert terminal(events).reason == "completed"
+    assert terminal(events).details["num_turns"] == 1
+    assert [m.role for m in engine.messages] == ["user", "assistant"]
+    assert engine.usage.total.output_tokens > 0
+    fake_api.assert_clean()
+
+
+async def test_tool_round_trip_and_results_in_order(fake_api: FakeAPI, tmp_path: Path) -> None:
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("alpha\n")
+    b.write_text("beta\n")
+    fake_api.script(
+        Reply([text("Reading both."), tool_use("Read", {"file_path": str(a)}),
+               tool_use("Read", {"file_path": str(b)})]),
+        Reply([text("Both read.")]),
+    )
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("read a and b"))
+    assert terminal(events).reason == "completed"
+    assert terminal(events).details["num_turns"] == 2
+    results = engine.messages[2]
+    assert isinstance(results, UserMessage)
+    contents = [blk.content for blk in results.content if isinstance(blk, ToolResultBlock)]
+    assert contents == ["1\talpha\n2\t", "1\tbeta\n2\t"]
+    fake_api.assert_clean()
+
+
+async def test_invalid_input_and_unknown_tool_reach_the_model(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    fake_api.script(
+        Reply([tool_use("Read", {"path": "x"}), tool_use("Nope", {})]),
+        Reply([text("ok")]),
+    )
+    engine = make_engine(fake_api, tmp_path)
+    await collect(engine.submit("go"))
+    sent = fake_api.bodies[1]["messages"][2]["content"]
+    assert sent[0]["is_error"] is True
+    assert sent[0]["content"].startswith("<tool_use_error>InputValidationError: Read failed")
+    assert "`file_path` is missing" in sent[0]["content"]
+    assert "`path`" in sent[0]["content"]
+    assert sent[1]["content"] == "<tool_use_error>Error: No such tool available: Nope</tool_use_error>"
+    fake_api.assert_clean()
+
+
+async def test_tool_exception_becomes_error_result(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Reply([tool_use("Explode", {"note": "x"})]), Reply([text("saw it")]))
+    engine = make_engine(fake_api, tmp_path, FailingTool())
+    events = await collect(engine.submit("go"))
+    assert terminal(events).reason == "completed"
+    result = fake_api.bodies[1]["messages"][2]["content"][0]
+    assert result["is_error"] is True
+    assert "RuntimeError: kaboom" in result["content"]
+
+
+async def test_permission_denied_without_anyone_to_ask(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Reply([tool_use("WriteNote", {"note": "hi"})]), Reply([text("denied")]))
+    engine = make_engine(fake_api, tmp_path, WriteNoteTool())
+    await collect(engine.submit("write"))
+    result = fake_api.bodies[1]["messages"][2]["content"][0]
+    assert result["is_error"] is True
+    assert "not granted" in result["content"]
+    assert [d.tool_name for d in engine.permission_denials] == ["WriteNote"]
+    assert engine.permission_denials[0].tool_input == {"note": "hi"}
+
+
+async def test_max_tokens_raises_cap_then_asks_to_continue(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    fake_api.script(
+        Reply([text("part one")], stop_reason="max_tokens"),
+        Reply([text("part one, longer")], stop_reason="max_tokens"),
+        Reply([text(" and the end.")]),
+    )
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("write a lot"))
+    first, second, third = fake_api.bodies
+    assert first["max_tokens"] == 16_384
+    assert second["max_tokens"] == 32_000  # the unknown model's ceiling caps 65,536
+    assert second["messages"] == first["messages"]  # the cut response was discarded
+    assert third["messages"][-1]["content"][0]["text"] == CONTINUE_AFTER_MAX_TOKENS
+    assert any(isinstance(e, StreamDiscarded) for e in events)
+    end = terminal(events)
+    assert end.reason == "completed"
+    assert end.details["num_turns"] == 1  # recoveries are not turns
+    fake_api.assert_clean()
+
+
+async def test_max_tokens_recovery_stops_after_three(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(*[Reply([text(f"chunk {i}")], stop_reason="max_tokens") for i in range(5)])
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("write forever"))
+    assert len(fake_api.bodies) == 5  # 1 escalation + 1 original + 3 continuations
+    end = terminal(events)
+    assert end.stop_reason == "max_tokens"
+    assert end.error and "output token limit" in end.error
+    assert fake_api.turns_left == 0
+
+
+async def test_retry_is_not_a_turn_and_notifies(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(
+        Fault(429),
+        StreamError(Reply([text("x")]), after_events=3),
+        Reply([text("finally")]),
+    )
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("hi"))
+    retries = [e for e in events if isinstance(e, RetryEvent)]
+    assert [r.attempt for r in retries] == [1, 2]
+    assert retries[0].error.kind == "rate_limit"
+    assert retries[1].error.kind == "overloaded"
+    assert terminal(events).details["num_turns"] == 1
+    assert [m.role for m in engine.messages] == ["user", "assistant"]
+
+
+async def test_cut_stream_discards_partial_message(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(CutStream(Reply([text("lost words here")]), after_events=5), Reply("kept"))
+    engine = make_engine(fake_api, tmp_path)
+    events = await collect(engine.submit("hi"))
+    kinds = [type(e).__name__ for e in events]
+    assert kinds.index("StreamDiscarded") < kinds.index("RetryEvent")
+    final = [e for e in events if isinstance(e, AssistantEvent)]
+    assert len(final) == 1 and final[0].message.text == "kept"
+
+
+async def test_fatal_errors_end_the_turn(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Fault(403, message="no access"))
+    engine = make_engine(fake_api, tmp_path)
+    end = terminal(await collect(engine.submit("hi")))
+    assert end.reason == "api_error"
+    assert end.error_kind == "authentication_failed"
+    assert "no access" in (end.error or "")
+    fake_api.script(Fault(413))
+    end = terminal(await collect(engine.submit("again")))
+    assert end.reason == "prompt_too_long"
+    # The conversation is still valid for the next request.
+    fake_api.script(Reply("fine"))
+    assert terminal(await collect(engine.submit("third"))).reason == "completed"
+    fake_api.assert_clean()
+
+
+async def test_max_turns(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(
+        Reply([tool_use("Wait", {"seconds": 0})]),
+        Reply([tool_use("Wait", {"seconds": 0})]),
+    )
+    engine = make_engine(fake_api, tmp_path, WaitTool(), max_turns=2)
+    end = terminal(await collect(engine.submit("loop")))
+    assert end.reason == "max_turns"
+    assert end.details["num_turns"] == 3
+    assert len(fake_api.bodies) == 2
+
+
+async def test_thinking_is_announced_not_shown(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Reply([thinking("secret reasoning", signature="s1"), text("answer")]))
+    engine = make_engine(fake_api, tmp_path, thinking_budget=4000)
+    events = await collect(engine.submit("think"))
+    assert any(isinstance(e, ThinkingStarted) for e in events)
+    shown = "".join(e.text for e in events if isinstance(e, TextDelta))
+    assert "secret" not in shown
+    assert fake_api.bodies[0]["thinking"]["budget_tokens"] == 4000
+
+
+async def test_tools_start_while_the_model_still_streams(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    wait = WaitTool()
+    fake_api.script(
+        Reply([tool_use("Wait", {"seconds": 0.05, "label": "first"}), text("still talking")],
+              pause_after_block={0: 1.0}),
+        Reply("done"),
+    )
+    engine = make_engine(fake_api, tmp_path, wait)
+    seen_done_before_message: list[bool] = []
+    started_at = time.monotonic()
+    async for event in engine.submit("go"):
+        if isinstance(event, AssistantEvent):
+            seen_done_before_message.append(bool(wait.log) and wait.log[-1][0] == "end")
+    assert seen_done_before_message == [True, True][:len(seen_done_before_message)]
+    assert seen_done_before_message[0] is True
+    assert wait.log[0][2] - started_at < 0.9  # started during the 1 s pause
+
+
+async def test_safe_tools_run_in_parallel_unsafe_in_order(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    wait = WaitTool()
+    calls = [tool_use("Wait", {"seconds": 0.5, "label": f"s{i}"}) for i in range(3)]
+    fake_api.script(Reply(calls), Reply("done"))
+    engine = make_engine(fake_api, tmp_path, wait)
+    t0 = time.monotonic()
+    await collect(engine.submit("parallel"))
+    assert time.monotonic() - t0 < 1.3
+
+    WaitTool.safe = False
+    try:
+        wait.log.clear()
+        calls = [tool_use("Wait", {"seconds": 0.1, "label": f"u{i}"}) for i in range(3)]
+        fake_api.script(Reply(calls), Reply("done"))
+        await collect(engine.submit("serial"))
+        order = [(kind, label) for kind, label, _ in wait.log]
+        assert order == [("start", "u0"), ("end", "u0"), ("start", "u1"), ("end", "u1"),
+                         ("start", "u2"), ("end", "u2")]
+    finally:
+        WaitTool.safe = True
+    fake_api.assert_clean()
+
+
+async def test_interrupt_during_tools_leaves_a_valid_conversation(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    fake_api.script(Reply([tool_use("Wait", {"seconds": 30})]))
+    engine = make_engine(fake_api, tmp_path, WaitTool())
+    started = asyncio.Event()
+
+    async def drive() -> None:
+        async for event in engine.submit("slow"):
+            if isinstance(event, ToolStart):
+                started.set()
+
+    task = asyncio.create_task(drive())
+    await asyncio.wait_for(started.wait(), 10)
+    await asyncio.sleep(0.05)
+    task.cancel()  # what Esc does to the running turn
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    roles = [m.role for m in engine.messages]
+    assert roles == ["user", "assistant", "user", "user"]
+    results = engine.messages[2]
+    assert isinstance(results, UserMessage)
+    block = results.content[0]
+    assert isinstance(block, ToolResultBlock) and block.is_error
+    last = engine.messages[3]
+    assert isinstance(last, UserMessage) and isinstance(last.content[0], TextBlock)
+    assert last.content[0].text == INTERRUPTED_TEXT
+    fake_api.script(Reply("ready"))
+    end = terminal(await collect(engine.submit("next")))
+    assert end.reason == "completed"
+    fake_api.assert_clean()
+
+
+async def test_interrupt_during_streaming(fake_api: FakeAPI, tmp_path: Path) -> None:
+    fake_api.script(Reply([text("a slow answer that keeps going")], chunk_delay=0.5))
+    engine = make_engine(fake_api, tmp_path)
+    task = asyncio.create_task(collect(engine.submit("hi")))
+    await asyncio.sleep(0.8)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    api = normalize_messages_for_api(engine.messages)
+    assert [m["role"] for m in api] == ["user"]
+    fake_api.script(Reply("ok"))
+    assert terminal(await collect(engine.submit("again"))).reason == "completed"
+    fake_api.assert_clean()
+
+
+async def test_submit_messages_leaves_the_parent_untouched(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    fake_api.script(Reply("parent"), Reply("child"))
+    engine = make_engine(fake_api, tmp_path)
+    await collect(engine.submit("parent prompt"))
+    before = list(engine.messages)
+    own: list[Any] = [UserMessage.text("sub-task")]
+    events = await collect(engine.submit_messages(own))
+    assert terminal(events).reason == "completed"
+    assert engine.messages == before
+    assert [m.role for m in own] == ["user", "assistant"]
+    assert isinstance(own[1], AssistantMessage) and own[1].text == "child"
+    assert fake_api.bodies[1]["messages"][0]["content"][0]["text"] == "sub-task"
+
+
+async def test_results_follow_tool_use_order_not_finish_order(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    fake_api.script(
+        Reply([tool_use("Wait", {"seconds": 0.3, "label": "slow"}),
+               tool_use("Wait", {"seconds": 0.0, "label": "fast"})]),
+        Reply("done"),
+    )
+    engine = make_engine(fake_api, tmp_path, WaitTool())
+    events = await collect(engine.submit("go"))
+    done = [e.tool_use.input["label"] for e in events if isinstance(e, ToolDone)]
+    assert done == ["slow", "fast"]
