@@ -53,6 +53,7 @@ class BenchError(RuntimeError):
 @dataclass
 class Run:
     ms: float
+    cpu_ms: float  # user + system
     peak_mb: float
     stdout: str
     stderr: str
@@ -66,6 +67,7 @@ class Figures:
     min_ms: float
     median_ms: float
     max_ms: float
+    median_cpu_ms: float
     median_peak_mb: float
     max_peak_mb: float
     samples_ms: list[float] = field(default_factory=list)
@@ -83,7 +85,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 # copies the mm, vfork shares it, and exec keeps the maximum), so a child spawned straight
 # from this process (tens of MB: the fake server, json, ...) would never read lower than us.
 # Instead a minimal interpreter (-I -S: no site, ~8 MB) spawns the command, times it and
-# reads its rusage with wait4, and writes "seconds maxrss exitcode" to the fd in argv[1].
+# reads its rusage with wait4, and writes "wall-s cpu-s maxrss exit" to the fd in argv[1].
 _LAUNCHER = """\
 import os, sys, time
 fd, argv = int(sys.argv[1]), sys.argv[2:]
@@ -91,7 +93,8 @@ t0 = time.perf_counter()
 pid = os.posix_spawn(argv[0], argv, os.environ)
 _, status, usage = os.wait4(pid, 0)
 elapsed = time.perf_counter() - t0
-os.write(fd, f"{elapsed!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
+cpu = usage.ru_utime + usage.ru_stime
+os.write(fd, f"{elapsed!r} {cpu!r} {usage.ru_maxrss} {os.waitstatus_to_exitcode(status)}".encode())
 """
 
 
@@ -122,15 +125,16 @@ def run_once(argv: list[str], cwd: Path, env: dict[str, str], timeout: float = 1
         stdout, stderr = out.read().decode(errors="replace"), err.read().decode(errors="replace")
     if proc.returncode != 0 or not report:
         raise BenchError(f"launcher failed (exit {proc.returncode}) for {' '.join(argv)}\n{stderr[-2000:]}")
-    seconds, maxrss, code = report.split()
-    return int(code), Run(float(seconds) * 1000, int(maxrss) * _RSS_TO_MB, stdout, stderr)
+    seconds, cpu, maxrss, code = report.split()
+    return int(code), Run(float(seconds) * 1000, float(cpu) * 1000, int(maxrss) * _RSS_TO_MB, stdout, stderr)
 
 
 def summarize(name: str, command: str, runs: list[Run]) -> Figures:
     ms = [r.ms for r in runs]
     mb = [r.peak_mb for r in runs]
-    return Figures(name, command, len(runs), min(ms), statistics.median(ms), max(ms),
-                   statistics.median(mb), max(mb), [round(x, 1) for x in ms])
+    figures = [min(ms), statistics.median(ms), max(ms), statistics.median(r.cpu_ms for r in runs),
+               statistics.median(mb), max(mb)]
+    return Figures(name, command, len(runs), *(round(x, 2) for x in figures), [round(x, 1) for x in ms])
 
 
 def bench_simple(name: str, argv: list[str], n: int, warmup: int, cwd: Path, env: dict[str, str]) -> Figures:
@@ -223,16 +227,19 @@ def bench_importtime(python: str, module: str, n: int, cwd: Path, env: dict[str,
     med = {m: statistics.median(v) for m, v in cum.items()}
     total = med.get(module, 0)
     heaviest = sorted((m for m in med if m != module), key=med.__getitem__, reverse=True)[:5]
+    self_med = {m: statistics.median(v) for m, v in self_.items()}
+    heaviest_self = sorted(self_med, key=self_med.__getitem__, reverse=True)[:5]
     direct = sorted((m for m in med if depth_of[m] == 1), key=med.__getitem__, reverse=True)
     return {
         "module": module,
         "runs": n,
-        "total_ms": total / 1000,
-        "interpreter_startup_imports_ms": statistics.median(site) / 1000,
+        "total_ms": round(total / 1000, 2),
+        "interpreter_startup_imports_ms": round(statistics.median(site) / 1000, 2),
         "modules_imported": len(med),
-        "heaviest": [{"module": m, "depth": depth_of[m], "cumulative_ms": med[m] / 1000,
-                      "self_ms": statistics.median(self_[m]) / 1000} for m in heaviest],
-        "direct_imports": [{"module": m, "cumulative_ms": med[m] / 1000} for m in direct],
+        "heaviest": [{"module": m, "depth": depth_of[m], "cumulative_ms": round(med[m] / 1000, 2),
+                      "self_ms": round(self_med[m] / 1000, 2)} for m in heaviest],
+        "heaviest_self": [{"module": m, "self_ms": round(self_med[m] / 1000, 2)} for m in heaviest_self],
+        "direct_imports": [{"module": m, "cumulative_ms": round(med[m] / 1000, 2)} for m in direct],
     }
 
 
@@ -249,11 +256,14 @@ def sdk_check(python: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
 
 
 def table(results: dict[str, Any]) -> str:
-    lines = [f"cc start-up benchmark  ({results['runs']} runs each, {results['warmup']} warm-up; python {results['python_version']})", ""]
-    head = f"{'case':<28} {'min ms':>8} {'median ms':>10} {'max ms':>8} {'median MB':>10}"
+    lines = [f"cc start-up benchmark  ({results['runs']} runs each, {results['warmup']} warm-up; "
+             f"python {results['python_version']}; {results['cpus']} CPUs, load avg {results['load_avg'][0]})", ""]
+    head = f"{'case':<22} {'min ms':>8} {'median ms':>10} {'max ms':>8} {'cpu ms':>8} {'peak MB':>8}"
     lines += [head, "-" * len(head)]
     for f in results["timings"]:
-        lines.append(f"{f['name']:<28} {f['min_ms']:>8.1f} {f['median_ms']:>10.1f} {f['max_ms']:>8.1f} {f['median_peak_mb']:>10.1f}")
+        lines.append(f"{f['name']:<22} {f['min_ms']:>8.1f} {f['median_ms']:>10.1f} {f['max_ms']:>8.1f} "
+                     f"{f['median_cpu_ms']:>8.1f} {f['median_peak_mb']:>8.1f}")
+    lines.append("(cpu ms = median user+system time of the child; peak MB = median of its ru_maxrss)")
     it = results["importtime"]
     lines += ["", f"python -X importtime -c 'import {it['module']}'  (median of {it['runs']}): "
               f"{it['total_ms']:.1f} ms for {it['modules_imported']} modules "
@@ -262,6 +272,8 @@ def table(results: dict[str, Any]) -> str:
     for h in it["heaviest"]:
         name = "  " * (h["depth"] - 1) + h["module"]
         lines.append(f"  {name:<34} {h['cumulative_ms']:>8.1f} {h['self_ms']:>8.1f}")
+    lines.append("  heaviest by self time: " + ", ".join(
+        f"{h['module']} {h['self_ms']:.1f}" for h in it["heaviest_self"]))
     lines.append("  direct imports of cc.main: " + ", ".join(
         f"{d['module']} {d['cumulative_ms']:.1f}" for d in it["direct_imports"]))
     chk = results["import_check"]

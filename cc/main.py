@@ -51,6 +51,8 @@ class Runtime:
 def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
+        if args.continue_ or args.resume is not None:
+            raise UsageError("resuming conversations (-c/--continue, -r/--resume) is not available yet")
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)
         return _run_interactive(args)

@@ -255,3 +255,17 @@ def test_json_output_is_a_single_object(project: Project) -> None:
     assert run.returncode == 0
     assert len(run.stdout.strip().splitlines()) == 1
     assert json.loads(run.stdout)["result"] == "one"
+
+
+def test_version_does_not_import_the_sdk(project: Project) -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "cc", "--version"],
+        cwd=project.root, env=project.base_env(), capture_output=True, text=True, timeout=60,
+    )
+    assert proc.returncode == 0
+    imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
+    assert "cc.main" in imported
+    assert not any(name.split(".")[0] == "anthropic" for name in imported)
