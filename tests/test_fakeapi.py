@@ -13,7 +13,10 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import anthropic
-import httpx2  # anthropic 2.x's vendored httpx fork; cut streams surface its exceptions raw
+import anthropic._base_client as _sdk_base
+
+# anthropic 2.x vendors an httpx fork (httpx2); 0.x uses httpx. Cut streams surface its errors raw.
+transport = getattr(_sdk_base, "httpx2", None) or _sdk_base.httpx
 import pytest
 
 from tests.fakeapi import (
@@ -54,7 +57,7 @@ async def test_text_reply_streams_in_pieces(fake_api: FakeAPI, client: anthropic
     events, msg = await stream(client)
     deltas = [e.delta.text for e in events if e.type == "content_block_delta"]
     assert len(deltas) == 3 and "".join(deltas) == "Hello there, how can I help you today?"
-    assert [b.model_dump() for b in msg.content] == [{"type": "text", "text": "Hello there, how can I help you today?", "citations": None}]
+    assert [b.model_dump(exclude_none=True) for b in msg.content] == [{"type": "text", "text": "Hello there, how can I help you today?"}]
     assert msg.stop_reason == "end_turn" and msg.model == MODEL and msg.id.startswith("msg_")
     body = fake_api.last_request.body
     assert body["stream"] is True and body["messages"] == HI
@@ -201,10 +204,10 @@ LONG = Reply([text("one two three four five six"), tool_use("Bash", {"command": 
 async def test_cut_stream_raises_raw_remote_protocol_error_during_iteration(
     fake_api: FakeAPI, client: anthropic.AsyncAnthropic
 ) -> None:
-    """A FIN mid-body surfaces as httpx2.RemoteProtocolError, NOT wrapped in anthropic.APIConnectionError."""
+    """A FIN mid-body surfaces as the transport's RemoteProtocolError, NOT wrapped in anthropic.APIConnectionError."""
     fake_api.script(CutStream(LONG, after_events=4))  # message_start, ping, block_start, 1 text delta
     seen: list[str] = []
-    with pytest.raises(httpx2.RemoteProtocolError, match="incomplete chunked read") as info:
+    with pytest.raises(transport.RemoteProtocolError, match="incomplete chunked read") as info:
         async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:
             async for ev in s:
                 seen.append(ev.type)
@@ -217,20 +220,20 @@ async def test_cut_stream_raises_at_get_final_message_when_not_iterating(
 ) -> None:
     fake_api.script(CutStream(LONG, after_events=0))  # headers sent, body cut at once
     async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:  # entering succeeds
-        with pytest.raises(httpx2.RemoteProtocolError):
+        with pytest.raises(transport.RemoteProtocolError):
             await s.get_final_message()
 
 
 async def test_cut_stream_with_reset_raises_read_error(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
     fake_api.script(CutStream(LONG, after_events=5, reset=True))
-    with pytest.raises(httpx2.ReadError):
+    with pytest.raises(transport.ReadError):
         await stream(client)
 
 
 async def test_sdk_does_not_retry_a_cut_stream(fake_api: FakeAPI) -> None:
     fake_api.script(CutStream(LONG, after_events=3), Reply("second"))
     async with anthropic.AsyncAnthropic(base_url=fake_api.base_url, api_key="k", max_retries=2) as c:
-        with pytest.raises(httpx2.RemoteProtocolError):
+        with pytest.raises(transport.RemoteProtocolError):
             await stream(c)
     assert fake_api.turns_left == 1 and len(fake_api.requests) == 1
 
@@ -239,7 +242,7 @@ async def test_cut_before_response_is_api_connection_error(fake_api: FakeAPI, cl
     fake_api.script(CutStream(LONG, after_events=3))
     with pytest.raises(anthropic.APIConnectionError) as info:  # non-stream: no response at all
         await client.messages.create(model=MODEL, max_tokens=10, messages=HI)
-    assert isinstance(info.value.__cause__, httpx2.RemoteProtocolError)
+    assert isinstance(info.value.__cause__, transport.RemoteProtocolError)
 
 
 async def test_mid_stream_error_event(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:

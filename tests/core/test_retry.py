@@ -56,7 +56,7 @@ def closed_port() -> int:
         (429, anthropic.RateLimitError, "rate_limit"),
         (529, anthropic.OverloadedError, "overloaded"),
         (500, anthropic.InternalServerError, "server_error"),
-        (503, anthropic.ServiceUnavailableError, "server_error"),
+        (503, anthropic.InternalServerError, "server_error"),
     ],
 )
 async def test_retryable_statuses(fake_api: FakeAPI, status: int, sdk_type: type, kind: str) -> None:
