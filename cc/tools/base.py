@@ -11,9 +11,12 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
+
+if TYPE_CHECKING:
+    from cc.tools.shell import BackgroundTasks, ShellSession
 
 
 class ToolInput(BaseModel):
@@ -60,6 +63,10 @@ class ToolContext:
     progress: Callable[[str], None] | None = None
     abort: asyncio.Event = field(default_factory=asyncio.Event)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: The conversation's shell state and background commands. The engine creates both
+    #: up front and closes them at the end (`await tasks.close(); shell.close()`).
+    shell: ShellSession | None = None
+    tasks: BackgroundTasks | None = None
 
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""

@@ -1,0 +1,155 @@
+"""Bash: run a shell command in the conversation's shell session, or start it in the background."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any, ClassVar
+
+from pydantic import ConfigDict, Field
+
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.shell import session_of, tasks_of
+from cc.tools.shell.runner import DEFAULT_MAX_OUTPUT, RunResult, run_foreground
+
+DEFAULT_TIMEOUT_MS = 120_000
+MAX_TIMEOUT_MS = 600_000
+
+#: Exit codes that report a result rather than a failure, by command name.
+_BENIGN_EXITS: dict[str, dict[int, str]] = {
+    "grep": {1: "No matches found"},
+    "egrep": {1: "No matches found"},
+    "fgrep": {1: "No matches found"},
+    "rg": {1: "No matches found"},
+    "diff": {1: "Files differ"},
+    "cmp": {1: "Files differ"},
+    "test": {1: "Condition is false"},
+    "[": {1: "Condition is false"},
+    "[[": {1: "Condition is false"},
+}
+
+
+class BashInput(ToolInput):
+    model_config = ConfigDict(json_schema_extra=optional_without_null)
+
+    command: str = Field(description="The command to run.")
+    timeout: float | None = Field(
+        default=None, description=f"Timeout in milliseconds (at most {MAX_TIMEOUT_MS})."
+    )
+    description: str | None = Field(
+        default=None, description="What the command does, in 5-10 words, active voice."
+    )
+    run_in_background: bool | None = Field(
+        default=None,
+        description="Start the command in the background; read its output later with "
+        "TaskOutput or Read.",
+    )
+    dangerouslyDisableSandbox: bool | None = Field(  # noqa: N815 - Claude Code's spelling
+        default=None, description="Accepted for compatibility; there is no sandbox."
+    )
+
+
+def env_int(name: str, default: int) -> int:
+    """A positive integer from the environment, else `default`."""
+    try:
+        value = int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+def timeout_ms(requested: float | None) -> int:
+    default = env_int("BASH_DEFAULT_TIMEOUT_MS", DEFAULT_TIMEOUT_MS)
+    maximum = max(env_int("BASH_MAX_TIMEOUT_MS", MAX_TIMEOUT_MS), default)
+    if requested is None or requested <= 0:
+        return default
+    return min(int(requested), maximum)
+
+
+def max_output() -> int:
+    return env_int("BASH_MAX_OUTPUT_LENGTH", DEFAULT_MAX_OUTPUT)
+
+
+def interpret_exit(command: str, code: int) -> str | None:
+    """What a non-zero exit means when it is not a failure (`grep` finding nothing)."""
+    if re.search(r"&&|\|\||[;&\n`]|\$\(", re.sub(r"[<>]&|&>", "", command)):
+        return None  # a list: whose status it is can't be told from the text
+    last = command.split("|")[-1].split()
+    name = os.path.basename(last[0]) if last else ""
+    return _BENIGN_EXITS.get(name, {}).get(code)
+
+
+class BashTool(Tool):
+    name: ClassVar[str] = "Bash"
+    input_model: ClassVar[type[ToolInput]] = BashInput
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        assert isinstance(inp, BashInput)
+        if not inp.command.strip():
+            return ToolResult.error("The command is empty.")
+        if inp.run_in_background:
+            return await self._background(inp, ctx)
+        limit = timeout_ms(inp.timeout)
+        result = await run_foreground(
+            session_of(ctx),
+            inp.command,
+            timeout=limit / 1000,
+            max_output=max_output(),
+            progress=ctx.progress,
+            abort=ctx.abort,
+        )
+        return _to_tool_result(inp.command, result, limit)
+
+    async def _background(self, inp: BashInput, ctx: ToolContext) -> ToolResult:
+        shell = session_of(ctx)
+        task = await tasks_of(ctx).start(shell, inp.command, inp.description)
+        content = (
+            f"Command running in background with ID: {task.id}. "
+            f"Output is being written to: {task.output_path}"
+        )
+        data = {
+            "stdout": "",
+            "stderr": "",
+            "interrupted": False,
+            "isImage": False,
+            "backgroundTaskId": task.id,
+        }
+        return ToolResult(content, data=data, summary=f"background {task.id}")
+
+
+def _to_tool_result(command: str, result: RunResult, limit_ms: int) -> ToolResult:
+    data: dict[str, Any] = {
+        "stdout": result.output,
+        "stderr": result.notice or "",
+        "interrupted": result.interrupted,
+        "isImage": False,
+        "noOutputExpected": False,
+    }
+    parts: list[str] = []
+    if result.interrupted:
+        reason = (
+            f"Command timed out after {limit_ms} ms" if result.timed_out else "Command was aborted"
+        )
+        parts += [result.output, f"{reason}; its process group was killed."]
+        is_error, summary = True, "timed out" if result.timed_out else "interrupted"
+    elif result.exit_code == 0:
+        parts.append(result.output or "(No output)")
+        is_error, summary = False, f"exit 0 · {_lines(result.line_count)}"
+    else:
+        code = result.exit_code if result.exit_code is not None else -1
+        meaning = interpret_exit(command, code)
+        if meaning is not None:
+            data["returnCodeInterpretation"] = meaning
+            parts.append(result.output or meaning)
+            is_error, summary = False, f"exit {code} · {meaning}"
+        else:
+            parts += [f"Exit code {code}", result.output]
+            is_error, summary = True, f"exit {code}"
+    if result.notice:
+        parts.append(result.notice)
+    content = "\n".join(p for p in parts if p)
+    return ToolResult(content, is_error=is_error, data=data, summary=summary)
+
+
+def _lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"

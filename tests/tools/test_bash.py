@@ -1,0 +1,316 @@
+"""The Bash tool, foreground: real bash processes in a temporary project."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from cc.tools.base import ToolContext, ToolResult
+from cc.tools.bash import BashInput, BashTool
+from cc.tools.shell import BackgroundTasks, ShellSession, session_of
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` is a live process (zombies count as dead)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True
+    return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")
+
+
+async def wait_dead(pid: int, within: float = 1.0) -> bool:
+    deadline = time.monotonic() + within
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.02)
+    return True
+
+
+@pytest.fixture(autouse=True)
+def _no_limit_overrides(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("BASH_DEFAULT_TIMEOUT_MS", "BASH_MAX_TIMEOUT_MS", "BASH_MAX_OUTPUT_LENGTH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.delenv("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR", raising=False)
+
+
+@pytest.fixture
+async def ctx(tmp_path: Path) -> AsyncIterator[ToolContext]:
+    root = tmp_path.resolve()
+    shell = ShellSession(root)
+    tasks = BackgroundTasks(shell.tasks_dir)
+    yield ToolContext(cwd=root, shell=shell, tasks=tasks)
+    await tasks.close()
+    shell.close()
+
+
+async def bash(ctx: ToolContext, command: str, **kw: object) -> ToolResult:
+    return await BashTool().call(BashInput(command=command, **kw), ctx)
+
+
+async def test_echo(ctx: ToolContext) -> None:
+    result = await bash(ctx, "echo hello")
+    assert result.content == "hello"
+    assert not result.is_error
+    assert result.data == {
+        "stdout": "hello",
+        "stderr": "",
+        "interrupted": False,
+        "isImage": False,
+        "noOutputExpected": False,
+    }
+    assert result.summary == "exit 0 · 1 line"
+
+
+async def test_no_output(ctx: ToolContext) -> None:
+    result = await bash(ctx, "true")
+    assert result.content == "(No output)"
+    assert result.data["stdout"] == ""
+
+
+async def test_exit_code_is_an_error(ctx: ToolContext) -> None:
+    result = await bash(ctx, "echo partial; exit 3")
+    assert result.is_error
+    assert result.content == "Exit code 3\npartial"
+    assert result.summary == "exit 3"
+    assert (await bash(ctx, "exit 3")).content == "Exit code 3"
+
+
+async def test_grep_without_matches_is_not_a_failure(ctx: ToolContext, tmp_path: Path) -> None:
+    (tmp_path / "f.txt").write_text("abc\n")
+    result = await bash(ctx, "grep zzz f.txt")
+    assert not result.is_error
+    assert result.data["returnCodeInterpretation"] == "No matches found"
+    assert (await bash(ctx, "grep zzz nope.txt")).is_error  # exit 2
+
+
+async def test_stderr_is_merged_in_order(ctx: ToolContext) -> None:
+    result = await bash(ctx, "echo out; echo err >&2; echo out2")
+    assert result.content == "out\nerr\nout2"
+    assert result.data["stderr"] == ""
+
+
+async def test_environment_markers(ctx: ToolContext) -> None:
+    result = await bash(ctx, 'echo "$CLAUDECODE $GIT_EDITOR $PAGER"')
+    assert result.content == "1 true cat"
+
+
+async def test_cd_persists(ctx: ToolContext, tmp_path: Path) -> None:
+    (tmp_path / "sub dir").mkdir()
+    await bash(ctx, 'cd "sub dir"')
+    assert (await bash(ctx, "pwd")).content == str(tmp_path.resolve() / "sub dir")
+    assert ctx.shell is not None and ctx.shell.cwd == tmp_path.resolve() / "sub dir"
+    assert (await bash(ctx, "cd - >/dev/null; pwd")).content == str(tmp_path.resolve())
+
+
+async def test_cd_in_a_failing_command_still_persists(ctx: ToolContext, tmp_path: Path) -> None:
+    (tmp_path / "sub").mkdir()
+    assert (await bash(ctx, "cd sub && false")).is_error
+    assert (await bash(ctx, "pwd")).content == str(tmp_path.resolve() / "sub")
+
+
+async def test_exports_persist_and_unset_too(ctx: ToolContext) -> None:
+    await bash(ctx, "export FOO='a b'; export BAR=\"$(printf 'x\\ny')\"")
+    assert (await bash(ctx, 'echo "$FOO"; echo "$BAR"')).content == "a b\nx\ny"
+    await bash(ctx, "unset FOO")
+    assert (await bash(ctx, 'echo "[${FOO-unset}]"')).content == "[unset]"
+    assert (await bash(ctx, "NOTEXPORTED=1")).content == "(No output)"
+    assert (await bash(ctx, 'echo "[$NOTEXPORTED]"')).content == "[]"
+
+
+async def test_positional_parameters_are_empty(ctx: ToolContext) -> None:
+    assert (await bash(ctx, 'echo "[$1][$#]"')).content == "[][0]"
+
+
+async def test_cwd_falls_back_when_removed(ctx: ToolContext, tmp_path: Path) -> None:
+    (tmp_path / "gone").mkdir()
+    await bash(ctx, "cd gone")
+    shutil.rmtree(tmp_path / "gone")
+    result = await bash(ctx, "pwd")
+    assert not result.is_error
+    assert result.content.startswith(str(tmp_path.resolve()) + "\n")
+    assert "no longer exists" in result.content
+    assert "no longer exists" in result.data["stderr"]
+    assert result.data["stdout"] == str(tmp_path.resolve())
+    again = await bash(ctx, "pwd")
+    assert again.content == str(tmp_path.resolve())
+
+
+async def test_cwd_falls_back_when_the_command_removes_it(ctx: ToolContext, tmp_path: Path) -> None:
+    await bash(ctx, "mkdir d && cd d && rmdir ../d")
+    result = await bash(ctx, "pwd")
+    assert result.content.startswith(str(tmp_path.resolve()))
+
+
+async def test_maintain_project_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR", "1")
+    (tmp_path / "sub").mkdir()
+    ctx = ToolContext(cwd=tmp_path.resolve(), shell=ShellSession(tmp_path.resolve()))
+    try:
+        await bash(ctx, "cd sub")
+        assert (await bash(ctx, "pwd")).content == str(tmp_path.resolve())
+    finally:
+        session_of(ctx).close()
+
+
+async def test_timeout_kills_command(ctx: ToolContext) -> None:
+    start = time.monotonic()
+    result = await bash(ctx, "echo started; sleep 30", timeout=300)
+    elapsed = time.monotonic() - start
+    assert elapsed < 2
+    assert result.is_error
+    assert result.content.startswith("started\n")
+    assert "timed out after 300 ms" in result.content
+    assert result.data["interrupted"] is True
+    assert result.data["stdout"] == "started"
+
+
+async def test_timeout_kills_grandchildren(ctx: ToolContext) -> None:
+    result = await bash(ctx, "bash -c 'sleep 30 & echo $!; wait'", timeout=400)
+    assert result.is_error and "timed out" in result.content
+    pid = int(result.data["stdout"].splitlines()[0])
+    assert await wait_dead(pid)
+
+
+async def test_timeout_from_environment_and_clamp(
+    ctx: ToolContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BASH_DEFAULT_TIMEOUT_MS", "200")
+    result = await bash(ctx, "sleep 5")
+    assert "timed out after 200 ms" in str(result.content)
+    monkeypatch.setenv("BASH_MAX_TIMEOUT_MS", "300")
+    result = await bash(ctx, "sleep 5", timeout=900_000)
+    assert "timed out after 300 ms" in str(result.content)
+
+
+async def test_stdin_is_at_eof(ctx: ToolContext) -> None:
+    start = time.monotonic()
+    result = await bash(ctx, 'cat; read x; echo "got:[$x] $?"', timeout=5000)
+    assert time.monotonic() - start < 1
+    assert result.content == "got:[] 1"
+
+
+async def test_output_is_truncated_keeping_head_and_tail(
+    ctx: ToolContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BASH_MAX_OUTPUT_LENGTH", "1000")
+    result = await bash(ctx, "seq 1 5000")
+    content = result.content
+    assert isinstance(content, str)
+    assert content.startswith("1\n2\n3\n")
+    assert content.endswith("4999\n5000")
+    assert "characters truncated]" in content
+    assert len(content) < 1100
+    assert result.summary == "exit 0 · 5000 lines"
+
+
+async def test_huge_output_keeps_head_and_tail(
+    ctx: ToolContext, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("BASH_MAX_OUTPUT_LENGTH", "1000")
+    result = await bash(ctx, "seq 1 200000; echo; echo")
+    content = str(result.content)
+    expected = len("\n".join(str(i) for i in range(1, 200001)))
+    assert content.startswith("1\n2\n")
+    assert content.endswith("199999\n200000")
+    assert f"[{expected - 1000} characters truncated]" in content
+    assert result.summary == "exit 0 · 200000 lines"
+
+
+async def test_invalid_utf8_is_replaced(ctx: ToolContext) -> None:
+    result = await bash(ctx, "printf 'a\\377b\\n'")
+    assert result.content == "a\ufffdb"
+
+
+async def test_progress_streams_lines(ctx: ToolContext) -> None:
+    seen: list[tuple[str, float]] = []
+    ctx.progress = lambda line: seen.append((line, time.monotonic()))
+    result = await bash(ctx, "for i in 1 2 3; do echo $i; sleep 0.2; done")
+    end = time.monotonic()
+    assert result.content == "1\n2\n3"
+    assert [line for line, _ in seen] == ["1", "2", "3"]
+    assert end - seen[0][1] > 0.3
+
+
+async def test_cancellation_kills_the_group(ctx: ToolContext) -> None:
+    pids: list[int] = []
+    got_pid = asyncio.Event()
+
+    def progress(line: str) -> None:
+        pids.append(int(line))
+        got_pid.set()
+
+    ctx.progress = progress
+    call = asyncio.create_task(bash(ctx, "sleep 30 & echo $!; wait"))
+    await asyncio.wait_for(got_pid.wait(), 2)
+    call.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await call
+    assert await wait_dead(pids[0])
+
+
+async def test_abort_event_stops_the_command(ctx: ToolContext) -> None:
+    call = asyncio.create_task(bash(ctx, "echo x; sleep 30"))
+    await asyncio.sleep(0.2)
+    ctx.abort.set()
+    result = await asyncio.wait_for(call, 2)
+    assert result.is_error and result.data["interrupted"] is True
+    assert "aborted" in str(result.content)
+
+
+async def test_leftover_child_holding_the_pipe_does_not_block(ctx: ToolContext) -> None:
+    start = time.monotonic()
+    result = await bash(ctx, "sleep 30 & echo $!")
+    assert time.monotonic() - start < 1
+    pid = int(str(result.content))
+    os.kill(pid, 15)
+    assert await wait_dead(pid)
+
+
+async def test_empty_command_is_refused(ctx: ToolContext) -> None:
+    result = await bash(ctx, "   ")
+    assert result.is_error
+
+
+async def test_lazy_session_is_shared_by_context_copies(tmp_path: Path) -> None:
+    import dataclasses
+
+    base = ToolContext(cwd=tmp_path.resolve())
+    (tmp_path / "sub").mkdir()
+    try:
+        await bash(dataclasses.replace(base), "cd sub")
+        result = await bash(dataclasses.replace(base), "pwd")
+        assert result.content == str(tmp_path.resolve() / "sub")
+    finally:
+        session_of(base).close()
+
+
+def test_schema_matches_reference() -> None:
+    schema = BashTool().input_schema()
+    assert schema["required"] == ["command"]
+    assert schema["additionalProperties"] is False
+    types = {k: v["type"] for k, v in schema["properties"].items()}
+    assert types == {
+        "command": "string",
+        "timeout": "number",
+        "description": "string",
+        "run_in_background": "boolean",
+        "dangerouslyDisableSandbox": "boolean",
+    }
+    assert not BashTool().is_read_only(BashInput(command="ls"))
+    assert not BashTool().is_concurrency_safe(BashInput(command="ls"))
+    assert "run_in_background" in BashTool().description()
