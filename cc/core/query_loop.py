@@ -67,6 +67,8 @@ class LoopDeps:
     tools: Callable[[], list[dict[str, Any]]]
     thinking_budget: int | None = None
     default_max_output: int | None = None
+    #: Notices to put before the next request (e.g. background commands that ended).
+    notifications: Callable[[], list[str]] | None = None
 
 
 def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
@@ -90,6 +92,11 @@ async def query_loop(
     first_cap, escalated_cap = output_caps(state.model, deps.default_max_output)
     while True:
         # Phase 1: prepare.
+        notes = deps.notifications() if deps.notifications else []
+        if notes:
+            notice = UserMessage.text(_reminder(notes), is_meta=True)
+            messages.append(notice)
+            yield UserEvent(notice)
         api_messages = normalize_messages_for_api(messages)
         state.token_estimate = estimate_tokens(api_messages, deps.system)
         request = ModelRequest(
@@ -194,6 +201,10 @@ async def query_loop(
             )
             return
         state.transition = "tool_use"
+
+
+def _reminder(notes: list[str]) -> str:
+    return "<system-reminder>\n" + "\n".join(notes) + "\n</system-reminder>"
 
 
 def _results_message(assistant: AssistantMessage, done: dict[str, ToolDone]) -> UserMessage:

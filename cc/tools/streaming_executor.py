@@ -20,6 +20,12 @@ from cc.tools.base import ToolResult
 from cc.tools.executor import ToolExecutor
 
 INTERRUPTED_TEXT = "[Request interrupted by user for tool use]"
+SIBLING_FAILED_TEXT = (
+    "<tool_use_error>Cancelled: an earlier Bash command in this batch failed, "
+    "so this one was not completed.</tool_use_error>"
+)
+#: Tools whose failure cancels their unfinished siblings of the same kind.
+_CASCADING = frozenset({"Bash"})
 DEFAULT_MAX_CONCURRENCY = 10
 
 
@@ -46,14 +52,20 @@ class StreamingToolExecutor:
         self._calls: list[_Call] = []
         self._events: asyncio.Queue[ToolStart | ToolProgress | None] = asyncio.Queue()
         self._closed = False
+        self._failed_kinds: set[str] = set()
 
     def add(self, tool_use: ToolUseBlock) -> None:
         parsed = self._executor.parse(tool_use)
         safe = not isinstance(parsed, ToolResult) and parsed[0].is_concurrency_safe(parsed[1])
         waits_for = [c.done for c in self._calls if not (safe and c.safe)]
         call = _Call(tool_use, safe)
-        call.task = asyncio.create_task(self._run(call, waits_for), name=f"tool:{tool_use.name}")
         self._calls.append(call)
+        if tool_use.name in self._failed_kinds:
+            call.result = ToolResult(SIBLING_FAILED_TEXT, is_error=True)
+            call.done.set()
+            self._events.put_nowait(None)
+            return
+        call.task = asyncio.create_task(self._run(call, waits_for), name=f"tool:{tool_use.name}")
 
     def close(self) -> None:
         """No more calls will be added (the message has finished streaming)."""
@@ -75,10 +87,21 @@ class StreamingToolExecutor:
                     call.tool_use, lambda text: self._events.put_nowait(ToolProgress(tid, text))
                 )
             call.result = result
+            if result.is_error and call.tool_use.name in _CASCADING:
+                self._cancel_siblings_of(call)
             return result
         finally:
             call.done.set()
             self._events.put_nowait(None)
+
+    def _cancel_siblings_of(self, failed: _Call) -> None:
+        self._failed_kinds.add(failed.tool_use.name)
+        for call in self._calls:
+            if call is failed or call.tool_use.name != failed.tool_use.name:
+                continue
+            if call.task is not None and not call.done.is_set():
+                call.result = ToolResult(SIBLING_FAILED_TEXT, is_error=True)
+                call.task.cancel()
 
     async def events(self) -> AsyncIterator[ToolStart | ToolProgress | ToolDone]:
         """Starts and progress as they come; ToolDone in tool_use order. Ends when all are done."""
@@ -86,9 +109,7 @@ class StreamingToolExecutor:
         while True:
             while next_done < len(self._calls) and self._calls[next_done].done.is_set():
                 call = self._calls[next_done]
-                assert call.result is not None or call.task is not None
-                result = call.result or _result_of(call)
-                yield ToolDone(call.tool_use, result)
+                yield ToolDone(call.tool_use, call.result or _result_of(call))
                 next_done += 1
             if self._closed and next_done == len(self._calls):
                 return
