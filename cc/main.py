@@ -191,10 +191,28 @@ def _build_registry(
     args: argparse.Namespace, runtime: Runtime, ctx: ToolContext
 ) -> ToolRegistry:
     """Tier 1 tools at once; later tiers are wired in here as they land."""
+    from cc.tools.bash import BashTool
+    from cc.tools.edit import EditTool
+    from cc.tools.glob import GlobTool
+    from cc.tools.grep import GrepTool
     from cc.tools.read import ReadTool
     from cc.tools.registry import ToolRegistry
+    from cc.tools.task_output import TaskOutputTool
+    from cc.tools.task_stop import TaskStopTool
+    from cc.tools.write import WriteTool
 
-    registry = ToolRegistry([ReadTool()])
+    registry = ToolRegistry(
+        [
+            TaskOutputTool(),
+            BashTool(),
+            GlobTool(),
+            GrepTool(),
+            ReadTool(),
+            EditTool(),
+            WriteTool(),
+            TaskStopTool(),
+        ]
+    )
     if args.tools is not None and args.tools.strip().lower() != "default":
         wanted = set(split_tool_list(args.tools))
         for name in list(registry.names):
@@ -214,10 +232,12 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     from cc.prompts.builder import build_system_prompt, environment_for
     from cc.tools.base import ToolContext
     from cc.tools.executor import ToolExecutor
+    from cc.tools.shell import BackgroundTasks, ShellSession
 
     settings = runtime.settings
     model = _choose_model(args, settings)
-    ctx = ToolContext(cwd=runtime.cwd)
+    shell = ShellSession(runtime.cwd)
+    ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
     registry = _build_registry(args, runtime, ctx)
 
     override = args.system_prompt

@@ -22,6 +22,7 @@ import json
 import socket
 import struct
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -145,6 +146,8 @@ class Recorded:
     path: str
     headers: dict[str, str]  # lower-cased names
     body: dict[str, Any]
+    #: Wall-clock time (time.time()) when the request arrived.
+    at: float = field(default_factory=time.time)
 
 
 class _Cut(Exception):

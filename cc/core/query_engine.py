@@ -100,6 +100,7 @@ class QueryEngine:
             tools=self.registry.api_definitions,
             thinking_budget=self.config.thinking_budget,
             default_max_output=self.config.max_output_tokens,
+            notifications=self._notifications,
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None
@@ -125,8 +126,17 @@ class QueryEngine:
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))
             raise
 
+    def _notifications(self) -> list[str]:
+        tasks = self.executor.ctx.tasks
+        return tasks.drain_notifications() if tasks is not None else []
+
     async def aclose(self) -> None:
-        """Release the model connection (end of the session)."""
+        """End of the session: stop background commands, drop the shell, close the connection."""
+        ctx = self.executor.ctx
+        if ctx.tasks is not None:
+            await ctx.tasks.close()
+        if ctx.shell is not None:
+            ctx.shell.close()
         await self.client.close()
 
     def clear(self) -> None:

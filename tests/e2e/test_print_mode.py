@@ -8,6 +8,7 @@ from tests.conftest import Project
 from tests.fakeapi import CutStream, Fault, Reply, text, thinking, tool_use
 
 README = "# Demo\nThis project computes primes.\n"
+BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TaskStop"]
 
 
 def _read_then_answer(project: Project) -> str:
@@ -43,7 +44,7 @@ def test_json_result_after_reading_a_file(project: Project) -> None:
     tool_result = second[2]["content"][0]
     assert tool_result["type"] == "tool_result"
     assert tool_result["content"] == "1\t# Demo\n2\tThis project computes primes.\n3\t"
-    assert [t["name"] for t in bodies[0]["tools"]] == ["Read"]
+    assert [t["name"] for t in bodies[0]["tools"]] == BASE_TOOLS
 
 
 def test_text_output_and_stdin_prompt(project: Project) -> None:
@@ -80,7 +81,7 @@ def test_stream_json_record_sequence(project: Project) -> None:
     init = records[0]
     for key in ("cwd", "session_id", "tools", "model", "permissionMode"):
         assert key in init
-    assert init["tools"] == ["Read"]
+    assert init["tools"] == BASE_TOOLS
     assert init["cwd"] == str(project.root)
     user = records[2]
     assert user["message"]["content"][0]["type"] == "tool_result"
@@ -172,10 +173,15 @@ def test_max_turns_stops_with_error_subtype(project: Project) -> None:
 
 
 def test_tools_flag_empty_offers_no_tools(project: Project) -> None:
-    project.api.script(Reply([text("no tools here")]))
+    project.api.script(Reply([text("no tools here")]), Reply([text("two")]), Reply([text("3")]))
     run = project.run("-p", "hi", "--tools", "")
     assert run.returncode == 0, run.stderr
     assert "tools" not in project.api.bodies[0]
+    assert project.run("-p", "hi", "--tools", "Read,Bash").returncode == 0
+    assert [t["name"] for t in project.api.bodies[1]["tools"]] == ["Bash", "Read"]
+    assert project.run("-p", "hi", "--disallowedTools", "Bash", "Write").returncode == 0
+    names = [t["name"] for t in project.api.bodies[2]["tools"]]
+    assert "Bash" not in names and "Write" not in names and "Read" in names
 
 
 def test_thinking_blocks_go_back_unchanged(project: Project) -> None:
