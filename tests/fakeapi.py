@@ -293,6 +293,9 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive + chunked transfer encoding
     server: _Server
 
+    # Small SSE writes must not wait on Nagle + delayed ACK (~40 ms each).
+    disable_nagle_algorithm = True
+
     def setup(self) -> None:
         super().setup()
         self.server.api._track(self.connection, add=True)

@@ -35,7 +35,10 @@ def read_window(path: Path, start: int, limit: int) -> Window | None:
     count = 0
     last = b"\n"  # an empty file is one empty line, like "".split("\n")
     with path.open("rb") as f:
-        if b"\x00" in f.read(SNIFF_BYTES):
+        head = f.read(SNIFF_BYTES)
+        if head.startswith(_WIDE_BOMS):
+            return _wide_window(head + f.read(), start, limit)
+        if b"\x00" in head:
             return None
         f.seek(0)
         for raw in f:
@@ -53,6 +56,24 @@ def read_window(path: Path, start: int, limit: int) -> Window | None:
     # A trailing newline's empty last line is not "more" worth a note.
     real_total = total - 1 if total > count else total
     return Window(lines, start, total, more_after=end <= real_total)
+
+
+#: UTF-16/32 byte-order marks: such files hold NULs but are text.
+_WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _wide_window(raw: bytes, start: int, limit: int) -> Window | None:
+    """The window of a UTF-16/32 file, decoded whole (they are rare and small)."""
+    from cc.tools.file_io import decode
+
+    decoded = decode(raw)
+    if decoded is None:
+        return None
+    lines = decoded[0].split("\n")
+    total = len(lines)
+    real_total = total - 1 if lines[-1] == "" else total
+    end = start + limit
+    return Window(lines[start - 1 : end - 1], start, total, more_after=end <= real_total)
 
 
 def number_lines(lines: list[str], start: int) -> str:

@@ -14,10 +14,12 @@ class ToolRegistry:
         self._aliases: dict[str, str] = {}
         #: Tools named in the prompt but imported on first use.
         self._deferred: dict[str, Callable[[], Tool]] = {}
+        self._definitions: list[dict[str, Any]] | None = None
         for tool in tools:
             self.register(tool)
 
     def register(self, tool: Tool) -> None:
+        self._definitions = None
         self._tools[tool.name] = tool
         for alias in tool.aliases:
             self._aliases[alias] = tool.name
@@ -28,6 +30,7 @@ class ToolRegistry:
     def pop(self, name: str) -> Tool | None:
         tool = self._tools.pop(name, None)
         if tool is not None:
+            self._definitions = None
             for alias in tool.aliases:
                 self._aliases.pop(alias, None)
         return tool
@@ -45,7 +48,10 @@ class ToolRegistry:
         return list(self._tools) + [n for n in self._deferred if n not in self._tools]
 
     def api_definitions(self) -> list[dict[str, Any]]:
-        return [tool.api_definition() for tool in self._tools.values()]
+        """The `tools` request param; built once, rebuilt when the set changes."""
+        if self._definitions is None:
+            self._definitions = [tool.api_definition() for tool in self._tools.values()]
+        return self._definitions
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and self.get(name) is not None

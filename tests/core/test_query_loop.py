@@ -419,3 +419,27 @@ async def test_results_follow_tool_use_order_not_finish_order(
     events = await collect(engine.submit("go"))
     done = [e.tool_use.input["label"] for e in events if isinstance(e, ToolDone)]
     assert done == ["slow", "fast"]
+
+
+async def test_bash_output_streams_as_progress(fake_api: FakeAPI, tmp_path: Path) -> None:
+    from cc.core.events import ToolProgress
+    from cc.tools.bash import BashTool
+    from cc.tools.shell import BackgroundTasks, ShellSession
+
+    command = "for i in 1 2 3; do echo line$i; sleep 0.3; done"
+    fake_api.script(Reply([tool_use("Bash", {"command": command})]), Reply("done"))
+    engine = make_engine(fake_api, tmp_path, BashTool())
+    shell = ShellSession(tmp_path)
+    engine.executor.ctx.shell = shell
+    engine.executor.ctx.tasks = BackgroundTasks(shell.tasks_dir)
+    engine.executor.permissions = ModeGate("bypassPermissions")
+    seen: list[tuple[str, float]] = []
+    async for event in engine.submit("count"):
+        if isinstance(event, ToolProgress):
+            seen.append((event.text, time.monotonic()))
+        elif isinstance(event, ToolDone):
+            done_at = time.monotonic()
+    assert [t for t, _ in seen][:3] == ["line1", "line2", "line3"]
+    assert seen[0][1] < done_at - 0.4  # the first line arrived while the command ran
+    sent = fake_api.bodies[1]["messages"][-1]["content"][0]["content"]
+    assert sent == "line1\nline2\nline3"

@@ -332,3 +332,12 @@ def test_input_schema() -> None:
 def test_bad_input_is_refused(bad: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         ReadInput.model_validate(bad)
+
+
+async def test_utf16_file_with_bom_is_text(tmp_path: Path) -> None:
+    path = tmp_path / "wide.txt"
+    path.write_bytes(b"\xff\xfe" + "hello\nwörld\n".encode("utf-16-le"))
+    ctx = ToolContext(cwd=tmp_path)
+    result = await ReadTool().call(ReadInput(file_path=str(path)), ctx)
+    assert not result.is_error
+    assert result.content == "1\thello\n2\twörld\n3\t"
