@@ -13,7 +13,6 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from cc.core.events import (
     AssistantEvent,

@@ -108,6 +108,13 @@ class Tool:
         }
 
 
+class ReadOnlyTool(Tool):
+    """A tool that changes nothing: it runs without asking and alongside others."""
+
+    def is_read_only(self, inp: ToolInput) -> bool:
+        return True
+
+
 def input_schema_of(model: type[BaseModel]) -> dict[str, Any]:
     """A JSON schema for the API: pydantic's, without its titles."""
     schema = model.model_json_schema()

@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.base import (
+    Tool,
+    ToolContext,
+    ToolInput,
+    ToolResult,
+    optional_without_null,
+)
 from cc.tools.shell import session_of, tasks_of
 from cc.tools.shell.runner import DEFAULT_MAX_OUTPUT, RunResult, run_foreground
 

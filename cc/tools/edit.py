@@ -19,7 +19,13 @@ from typing import ClassVar
 from pydantic import ConfigDict, Field
 
 from cc.tools import file_io
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.base import (
+    Tool,
+    ToolContext,
+    ToolInput,
+    ToolResult,
+    optional_without_null,
+)
 from cc.tools.diff import describe_changes, structured_patch
 
 MAX_EDIT_BYTES = 1024 * 1024 * 1024

@@ -11,8 +11,8 @@ from typing import ClassVar
 from pydantic import ConfigDict, Field
 
 from cc.tools import search_fallback
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
-from cc.tools.ripgrep import DEFAULT_TIMEOUT, VCS_DIRS, SearchError, find_rg, rg_files
+from cc.tools.base import ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.ripgrep import VCS_DIRS, RipgrepTool, SearchError, rg_files
 
 MAX_FILES = 100
 #: Folders never listed (hidden ones are skipped too, unless the pattern names one).
@@ -71,20 +71,9 @@ def newest_first(paths: list[str]) -> list[str]:
     return sorted(paths, key=key)
 
 
-class GlobTool(Tool):
+class GlobTool(RipgrepTool):
     name: ClassVar[str] = "Glob"
     input_model: ClassVar[type[ToolInput]] = GlobInput
-
-    def __init__(self, rg_path: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """`rg_path`: None finds rg (see `find_rg`); "" uses the pure-Python search."""
-        self._rg = find_rg() if rg_path is None else rg_path or None
-        self._timeout = timeout
-
-    def is_read_only(self, inp: ToolInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, inp: ToolInput) -> bool:
-        return True
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, GlobInput)

@@ -10,15 +10,14 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import ConfigDict, Field, WithJsonSchema
 
 from cc.tools import search_fallback
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.base import ToolContext, ToolInput, ToolResult, optional_without_null
 from cc.tools.glob import newest_first
 from cc.tools.ripgrep import (
-    DEFAULT_TIMEOUT,
     VCS_DIRS,
     GrepOutput,
     GrepQuery,
+    RipgrepTool,
     SearchError,
-    find_rg,
     rg_grep,
 )
 
@@ -115,20 +114,9 @@ def _cap(text: str) -> str:
     )
 
 
-class GrepTool(Tool):
+class GrepTool(RipgrepTool):
     name: ClassVar[str] = "Grep"
     input_model: ClassVar[type[ToolInput]] = GrepInput
-
-    def __init__(self, rg_path: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
-        """`rg_path`: None finds rg (see `find_rg`); "" uses the pure-Python search."""
-        self._rg = find_rg() if rg_path is None else rg_path or None
-        self._timeout = timeout
-
-    def is_read_only(self, inp: ToolInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, inp: ToolInput) -> bool:
-        return True
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, GrepInput)

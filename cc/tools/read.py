@@ -13,7 +13,7 @@ from pydantic import ConfigDict, Field
 
 from cc.tools.base import (
     FileReadRecord,
-    Tool,
+    ReadOnlyTool,
     ToolContext,
     ToolInput,
     ToolResult,
@@ -83,15 +83,9 @@ def _suggest(path: Path) -> Path | None:
     return None
 
 
-class ReadTool(Tool):
+class ReadTool(ReadOnlyTool):
     name: ClassVar[str] = "Read"
     input_model: ClassVar[type[ToolInput]] = ReadInput
-
-    def is_read_only(self, inp: ToolInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, inp: ToolInput) -> bool:
-        return True
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, ReadInput)

@@ -21,6 +21,8 @@ from typing import Literal
 
 #: Setting this to a path picks that rg; setting it empty forces the Python fallback.
 RG_PATH_ENV = "CC_RG_PATH"
+from cc.tools.base import ReadOnlyTool
+
 DEFAULT_TIMEOUT = 20.0
 #: rg output beyond this is dropped (the process is killed) and the result marked cut.
 MAX_OUTPUT_BYTES = 20 * 1024 * 1024
@@ -270,3 +272,12 @@ def parse_grep_output(q: GrepQuery, lines: list[str]) -> list[FileHits]:
         gap = False
         current.lines.append(text)
     return files
+
+
+class RipgrepTool(ReadOnlyTool):
+    """Base of the search tools: ripgrep when present, the pure-Python search when not."""
+
+    def __init__(self, rg_path: str | None = None, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """`rg_path`: None finds rg (see `find_rg`); "" uses the pure-Python search."""
+        self._rg = find_rg() if rg_path is None else rg_path or None
+        self._timeout = timeout

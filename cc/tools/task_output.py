@@ -8,7 +8,13 @@ from typing import Any, ClassVar
 from pydantic import ConfigDict, Field
 from pydantic.json_schema import SkipJsonSchema
 
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.base import (
+    ReadOnlyTool,
+    ToolContext,
+    ToolInput,
+    ToolResult,
+    optional_without_null,
+)
 from cc.tools.bash import max_output
 from cc.tools.shell import tasks_of
 from cc.tools.shell.runner import clip
@@ -35,16 +41,10 @@ class TaskOutputInput(ToolInput):
     filter: SkipJsonSchema[str | None] = None
 
 
-class TaskOutputTool(Tool):
+class TaskOutputTool(ReadOnlyTool):
     name: ClassVar[str] = "TaskOutput"
     input_model: ClassVar[type[ToolInput]] = TaskOutputInput
     aliases: ClassVar[tuple[str, ...]] = ("BashOutput",)
-
-    def is_read_only(self, inp: ToolInput) -> bool:
-        return True
-
-    def is_concurrency_safe(self, inp: ToolInput) -> bool:
-        return True
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, TaskOutputInput)

@@ -6,7 +6,13 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
-from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+from cc.tools.base import (
+    Tool,
+    ToolContext,
+    ToolInput,
+    ToolResult,
+    optional_without_null,
+)
 from cc.tools.shell import tasks_of
 from cc.tools.shell.tasks import TASK_TYPE
 

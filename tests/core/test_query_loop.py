@@ -31,7 +31,7 @@ from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
-from tests.fakeapi import CutStream, Fault, FakeAPI, Reply, StreamError, text, thinking, tool_use
+from tests.fakeapi import CutStream, FakeAPI, Fault, Reply, StreamError, text, thinking, tool_use
 
 
 class WaitInput(ToolInput):
