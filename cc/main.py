@@ -22,9 +22,12 @@ from cc.cli_args import build_parser, split_tool_list
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cc.config.settings import Settings
     from cc.core.client import Credentials
     from cc.core.query_engine import QueryEngine
+    from cc.hooks.runner import HookRunner
     from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
@@ -41,6 +44,8 @@ class Runtime:
     settings: Settings
     credentials: Credentials
     engine_ref: list[QueryEngine] = field(default_factory=list)
+    #: The conversation continues an earlier one (-c / -r).
+    resumed: bool = False
 
     @property
     def engine(self) -> QueryEngine:
@@ -50,8 +55,6 @@ class Runtime:
 def run(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        if args.continue_ or args.resume is not None:
-            raise UsageError("resuming conversations (-c/--continue, -r/--resume) is not available yet")
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)
         return _run_interactive(args)
@@ -68,9 +71,12 @@ def _run_print(args: argparse.Namespace) -> int:
     prefetch_sdk()  # overlaps the SDK import with settings, CLAUDE.md and prompt work
     if args.output_format == "stream-json" and not args.verbose:
         raise UsageError("When using --print, --output-format=stream-json requires --verbose")
+    if args.resume == "":
+        raise UsageError("--resume needs a session id in print mode")
     prompt = _print_prompt(args)
     runtime = _startup(args)
     engine = _build_engine(args, runtime)
+    _attach_session(args, runtime, engine)
     import asyncio
 
     from cc.ui.print_mode import run_print
@@ -84,6 +90,7 @@ def _run_interactive(args: argparse.Namespace) -> int:
     prefetch_sdk()
     runtime = _startup(args)
     engine = _build_engine(args, runtime)
+    _attach_session(args, runtime, engine)
     import asyncio
 
     from cc.ui.basic_repl import run_repl
@@ -261,7 +268,10 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         append=append,
     )
     mode = _permission_mode(args, settings)
-    executor = ToolExecutor(registry, ctx, permissions=ModeGate(mode))
+    gate = ModeGate(mode)
+    session_id = _valid_uuid(args.session_id) if args.session_id else None
+    hooks = _build_hooks(runtime, session_id, lambda: gate.mode)
+    executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
     config = EngineConfig(
         model=model,
         system=system,
@@ -270,12 +280,106 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         max_output_tokens=_max_output_tokens(),
         permission_mode=mode,
     )
-    if args.session_id:
-        config.session_id = _valid_uuid(args.session_id)
-    engine = QueryEngine(config, ModelClient(runtime.credentials), registry, executor)
+    if session_id:
+        config.session_id = session_id
+    hooks.session_id = config.session_id
+    engine = QueryEngine(
+        config, ModelClient(runtime.credentials), registry, executor, hooks=hooks
+    )
     runtime.engine_ref.append(engine)
     ctx.extra["engine_ref"] = runtime.engine_ref
     return engine
+
+
+def _build_hooks(
+    runtime: Runtime, session_id: str | None, permission_mode: Callable[[], str]
+) -> HookRunner:
+    from cc.hooks.config import load_hooks
+    from cc.hooks.runner import HookRunner
+
+    config, warnings = load_hooks(runtime.settings)
+    for warning in warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    return HookRunner(
+        config,
+        session_id=session_id or "",
+        transcript_path=None,
+        cwd=runtime.cwd,
+        project_dir=runtime.cwd,
+        permission_mode=permission_mode,
+    )
+
+
+def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEngine) -> None:
+    """Load the conversation to resume (-c, -r ID) and open the transcript to write.
+
+    `--fork-session` continues under a new id in a new file, leaving the old one
+    untouched; `--no-session-persistence` (print mode) writes nothing.
+    """
+    from cc import __version__
+    from cc.session.cleanup import cleanup_transcripts
+    from cc.session.loader import find_latest_session, find_session_by_id, load_session
+    from cc.session.paths import session_path
+    from cc.session.resume import fork_session, resume_writer
+    from cc.session.transcript import TranscriptWriter
+
+    cwd, config = runtime.cwd, runtime.config_dir
+    persist = not (args.no_session_persistence and args.print_mode)
+
+    def new_writer(session_id: str) -> TranscriptWriter:
+        return TranscriptWriter(
+            session_path(cwd, config, session_id), session_id=session_id, cwd=cwd,
+            version=__version__,
+        )
+
+    source = None
+    if args.continue_:
+        source = find_latest_session(cwd, config)
+        if source is None:
+            raise UsageError("No conversation found to continue")
+    elif args.resume:
+        source = find_session_by_id(config, args.resume, cwd)
+        if source is None:
+            raise UsageError(f"No conversation found with session ID: {args.resume}")
+
+    writer: TranscriptWriter | None = None
+    if source is None:
+        if args.session_id and session_path(cwd, config, engine.session_id).exists():
+            raise UsageError(f"Session ID {engine.session_id} is already in use")
+        writer = new_writer(engine.session_id) if persist else None
+    else:
+        loaded = load_session(source)
+        for warning in loaded.warnings:
+            print(f"Warning: {warning}", file=sys.stderr)
+        engine.messages[:] = loaded.messages
+        if args.fork_session:
+            if not args.session_id:
+                engine.config.session_id = _new_session_id()
+            if persist:
+                writer = new_writer(engine.session_id)
+                fork_session(loaded, writer)
+        else:
+            engine.config.session_id = loaded.session_id
+            if persist:
+                writer = resume_writer(loaded, cwd=cwd, version=__version__)
+        runtime.resumed = True
+
+    engine.transcript = writer
+    engine.transcript_factory = new_writer if persist else None
+    if engine.hooks is not None:
+        engine.hooks.session_id = engine.session_id
+        engine.hooks.transcript_path = str(writer.path) if writer else None
+    _deleted, warnings = cleanup_transcripts(
+        config, runtime.settings.get("cleanupPeriodDays"), writer.path if writer else source
+    )
+    for warning in warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+
+
+def _new_session_id() -> str:
+    import uuid
+
+    return str(uuid.uuid4())
 
 
 def _valid_uuid(value: str) -> str:

@@ -13,21 +13,30 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from cc.core.events import (
     AssistantEvent,
     Event,
+    Notice,
     PermissionDenied,
     RequestStart,
     Terminal,
+    ToolDone,
+    UserEvent,
 )
-from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop
+from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
+from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid
 from cc.models.state import QueryState
 from cc.models.usage import UsageTotals
 from cc.prompts.builder import PromptSection
 from cc.tools.executor import Denial, ToolExecutor
 from cc.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from cc.hooks.runner import HookOutcome, HookRunner
+    from cc.session.transcript import TranscriptWriter
 
 INTERRUPTED_TEXT = "[Request interrupted by user]"
 
@@ -51,9 +60,11 @@ class QueryEngine:
         registry: ToolRegistry,
         executor: ToolExecutor,
         *,
+        hooks: HookRunner | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
+        self.hooks = hooks
         self.client = client
         self.registry = registry
         self.executor = executor
@@ -61,6 +72,12 @@ class QueryEngine:
         self.usage = UsageTotals()
         self.permission_denials: list[Denial] = []
         self.last_state: QueryState | None = None
+        #: Where the conversation is saved as it happens (None: not saved), and how
+        #: to start a new one for a new session id (after /clear).
+        self.transcript: TranscriptWriter | None = None
+        self.transcript_factory: Callable[[str], TranscriptWriter] | None = None
+        #: Problems saving the transcript, for the UI to show once.
+        self.warnings: list[str] = []
         self._clock = clock
         executor.on_denial = self.permission_denials.append
 
@@ -76,8 +93,25 @@ class QueryEngine:
         self.config.model = model
 
     async def submit(self, prompt: str | UserMessage) -> AsyncIterator[Event]:
+        """A user prompt: UserPromptSubmit hooks first, then a turn."""
         message = prompt if isinstance(prompt, UserMessage) else UserMessage.text(prompt)
-        self.messages.append(message)
+        if self.hooks is not None:
+            text = "".join(b.text for b in message.content if isinstance(b, TextBlock))
+            outcome = await self.hooks.user_prompt_submit(text)
+            for note in outcome.user_messages:
+                yield Notice(note, level="warning")
+            if outcome.stop or outcome.blocked:
+                reason = outcome.stop_reason if outcome.stop else outcome.reason
+                yield Terminal("hook_stopped", error=reason or "A UserPromptSubmit hook blocked it")
+                return
+            self.messages.append(message)
+            context = self._context_message(outcome)
+            if context is not None:
+                self.messages.append(context)
+        else:
+            self.messages.append(message)
+        self.save()
+        yield UserEvent(message)
         async for event in self.run_turn():
             yield event
 
@@ -100,11 +134,18 @@ class QueryEngine:
             thinking_budget=self.config.thinking_budget,
             default_max_output=self.config.max_output_tokens,
             notifications=self._notifications,
+            hooks=self.hooks,
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None
+        ours = messages is self.messages
         try:
             async for event in query_loop(messages, state, deps):
+                if ours:
+                    if isinstance(event, ToolDone):
+                        self._save_result(event)
+                    else:
+                        self.save()
                 if isinstance(event, RequestStart):
                     request_started = self._clock()
                 elif isinstance(event, (AssistantEvent, Terminal)) and request_started:
@@ -124,13 +165,62 @@ class QueryEngine:
         except (asyncio.CancelledError, GeneratorExit):
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))
             raise
+        finally:
+            if ours:
+                self.save()
 
     def _notifications(self) -> list[str]:
         tasks = self.executor.ctx.tasks
         return tasks.drain_notifications() if tasks is not None else []
 
+    def save(self) -> None:
+        """Write whatever the transcript does not have yet (cheap when nothing is new)."""
+        if self.transcript is None:
+            return
+        try:
+            self.transcript.sync(self.messages)
+        except OSError as exc:
+            self._stop_saving(exc)
+
+    def _save_result(self, done: ToolDone) -> None:
+        if self.transcript is None:
+            return
+        try:
+            self.transcript.record_tool_result(result_line(done))
+        except OSError as exc:
+            self._stop_saving(exc)
+
+    def _stop_saving(self, exc: OSError) -> None:
+        path = self.transcript.path if self.transcript else "?"
+        self.warnings.append(f"Could not save the conversation to {path}: {exc}; not saving it")
+        self.transcript = None
+
+    async def start_session(self, source: str) -> list[str]:
+        """SessionStart hooks (startup, resume, clear, compact); notices for the user."""
+        if self.hooks is None:
+            return []
+        outcome = await self.hooks.session_start(source, model=self.model)
+        context = self._context_message(outcome)
+        if context is not None:
+            self.messages.append(context)
+            self.save()
+        return list(outcome.user_messages)
+
+    async def end_session(self, reason: str) -> None:
+        if self.hooks is not None:
+            await self.hooks.session_end(reason)
+
+    @staticmethod
+    def _context_message(outcome: HookOutcome) -> UserMessage | None:
+        if not outcome.additional_context:
+            return None
+        text = f"<system-reminder>\n{outcome.additional_context}\n</system-reminder>"
+        return UserMessage.text(text, is_meta=True)
+
     async def aclose(self) -> None:
         """End of the session: stop background commands, drop the shell, close the connection."""
+        if self.transcript is not None:
+            self.transcript.close()
         ctx = self.executor.ctx
         if ctx.tasks is not None:
             await ctx.tasks.close()
@@ -139,6 +229,14 @@ class QueryEngine:
         await self.client.close()
 
     def clear(self) -> None:
-        """Start a new conversation (the REPL's /clear)."""
+        """Start a new conversation under a new session id (the REPL's /clear)."""
         self.messages.clear()
         self.config.session_id = new_uuid()
+        if self.transcript is not None:
+            self.transcript.close()
+            self.transcript = None
+        if self.transcript_factory is not None:
+            self.transcript = self.transcript_factory(self.config.session_id)
+        if self.hooks is not None:
+            self.hooks.session_id = self.config.session_id
+            self.hooks.transcript_path = str(self.transcript.path) if self.transcript else None

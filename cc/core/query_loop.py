@@ -53,6 +53,20 @@ CONTINUE_AFTER_MAX_TOKENS = (
 )
 
 
+class TurnHooks(Protocol):
+    """What the loop needs of the hooks beyond the tool pipeline."""
+
+    async def stop_check(self, stop_hook_active: bool) -> str | None:
+        """Asked when the model ends its turn; a reason keeps the turn going."""
+        ...
+
+    def take_stop(self) -> Any:
+        """A hook's `continue: false` (with a `reason`), or None."""
+        ...
+
+    def drain_user_messages(self) -> list[str]: ...
+
+
 class ModelStreamer(Protocol):
     def stream(self, request: ModelRequest) -> AsyncIterator[Any]: ...
 
@@ -69,6 +83,7 @@ class LoopDeps:
     default_max_output: int | None = None
     #: Notices to put before the next request (e.g. background commands that ended).
     notifications: Callable[[], list[str]] | None = None
+    hooks: TurnHooks | None = None
 
 
 def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
@@ -90,6 +105,7 @@ async def query_loop(
 ) -> AsyncIterator[Event]:
     """Drive the model and tools until the turn ends; `messages` grows in place."""
     first_cap, escalated_cap = output_caps(state.model, deps.default_max_output)
+    stop_hook_active = False
     while True:
         # Phase 1: prepare.
         notes = deps.notifications() if deps.notifications else []
@@ -169,6 +185,18 @@ async def query_loop(
         yield AssistantEvent(assistant)
         if not assistant.tool_uses:
             await tools.cancel()
+            objection = await deps.hooks.stop_check(stop_hook_active) if deps.hooks else None
+            for event in _hook_events(deps):
+                yield event
+                if isinstance(event, Terminal):
+                    return
+            if objection:
+                # A Stop hook refused to let the turn end: its reason is the next prompt.
+                stop_hook_active = True
+                nudge = UserMessage.text(objection, is_meta=True)
+                messages.append(nudge)
+                yield UserEvent(nudge)
+                continue
             yield Terminal("completed", stop_reason=assistant.stop_reason)
             return
 
@@ -186,11 +214,15 @@ async def query_loop(
         except (asyncio.CancelledError, GeneratorExit):
             for event in await tools.cancel():
                 done.setdefault(event.tool_use.id, event)
-            messages.append(_results_message(assistant, done))
+            messages.append(_results_message(assistant.tool_uses, done))
             raise
-        results = _results_message(assistant, done)
+        results = _results_message(assistant.tool_uses, done)
         messages.append(results)
         yield UserEvent(results)
+        for event in _hook_events(deps):
+            yield event
+            if isinstance(event, Terminal):
+                return
 
         if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
             state.turn_count += 1
@@ -203,22 +235,38 @@ async def query_loop(
         state.transition = "tool_use"
 
 
+def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:
+    """What hooks said for the user, then a Terminal if one asked to stop the turn."""
+    if deps.hooks is None:
+        return []
+    events: list[Notice | Terminal] = [
+        Notice(m, level="warning") for m in deps.hooks.drain_user_messages()
+    ]
+    stop = deps.hooks.take_stop()
+    if stop is not None:
+        reason = getattr(stop, "reason", None) or "A hook stopped the turn"
+        events.append(Terminal("hook_stopped", error=reason))
+    return events
+
+
 def _reminder(notes: list[str]) -> str:
     return "<system-reminder>\n" + "\n".join(notes) + "\n</system-reminder>"
 
 
-def _results_message(assistant: AssistantMessage, done: dict[str, ToolDone]) -> UserMessage:
+def result_line(done: ToolDone) -> UserMessage:
+    """One tool result as its own user message (a transcript writes it as it arrives)."""
+    return _results_message([done.tool_use], {done.tool_use.id: done})
+
+
+def _results_message(tool_uses: list[ToolUseBlock], done: dict[str, ToolDone]) -> UserMessage:
     blocks = []
     data = []
-    for tool_use in assistant.tool_uses:
+    for tool_use in tool_uses:
         event = done.get(tool_use.id)
         if event is None:
             continue  # normalize_messages_for_api supplies the missing result
         result = event.result
         blocks.append(ToolResultBlock(tool_use.id, result.content, is_error=result.is_error))
-        data.append(result.data if result.data is not None else _plain(result))
+        plain = result.content if isinstance(result.content, str) else None
+        data.append(result.data if result.data is not None else plain)
     return UserMessage(blocks, tool_use_result=data[0] if len(data) == 1 else data)
-
-
-def _plain(result: Any) -> Any:
-    return result.content if isinstance(result.content, str) else None

@@ -17,8 +17,15 @@ class PreToolOutcome:
     #: "block" stops the call (the reason goes to the model); "allow"/"deny"/"ask"
     #: override the permission stage; None leaves it to the permission stage.
     decision: str | None = None
+    #: For "block"/"deny" the model reads it; for "allow"/"ask" it is for the user.
     reason: str | None = None
+    #: Replaces the tool's whole input (Claude Code's `updatedInput`).
     updated_input: dict[str, Any] | None = None
+    #: Context for the model next to the tool result.
+    additional_context: str | None = None
+    #: A hook said `continue: false`: end the turn after this call (which does not run).
+    stop: bool = False
+    stop_reason: str | None = None
 
 
 class HookGate(Protocol):

@@ -1,20 +1,21 @@
 """The permission stage of the tool pipeline.
 
-`PermissionGate` is what the executor asks before every call. The full rule
-engine (modes, settings rules, shell parsing) plugs in here; until then the
-`ModeGate` runs read-only tools and asks for everything else. When nobody can
-answer (print mode, sub-agents) an "ask" becomes a denial at once.
+`PermissionGate` is what the executor asks before every call, after the PreToolUse
+hooks; `hook_decision` carries a hook's "allow" or "ask". The full engine is
+`cc.permissions.checker.PermissionChecker`; `ModeGate` is the minimal stand-in (read-only
+tools run, the rest ask) kept for tests and callers without settings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
+from cc.permissions.ask import AskAnswer, AskUser, PermissionRequest
 from cc.tools.base import Tool, ToolInput
 
 Behavior = Literal["allow", "deny", "ask"]
+HookDecision = Literal["allow", "ask"]
 
 
 @dataclass(frozen=True)
@@ -24,12 +25,15 @@ class Decision:
     updated_input: dict[str, Any] | None = None
 
 
-#: Asks a person; returns "allow" or "deny" (None: nobody can answer).
-AskUser = Callable[[Tool, ToolInput, str], Awaitable[Decision]]
-
-
 class PermissionGate(Protocol):
-    async def check(self, tool: Tool, inp: ToolInput, tool_use_id: str) -> Decision: ...
+    async def check(
+        self,
+        tool: Tool,
+        inp: ToolInput,
+        tool_use_id: str,
+        *,
+        hook_decision: HookDecision | None = None,
+    ) -> Decision: ...
 
 
 def denial_message(tool_name: str) -> str:
@@ -46,11 +50,25 @@ class ModeGate:
         self.mode = mode
         self._ask = ask
 
-    async def check(self, tool: Tool, inp: ToolInput, tool_use_id: str) -> Decision:
-        if self.mode == "bypassPermissions" or tool.is_read_only(inp):
+    async def check(
+        self,
+        tool: Tool,
+        inp: ToolInput,
+        tool_use_id: str,
+        *,
+        hook_decision: HookDecision | None = None,
+    ) -> Decision:
+        if self.mode == "bypassPermissions" and hook_decision != "ask":
+            return Decision("allow")
+        if hook_decision == "allow" or (hook_decision is None and tool.is_read_only(inp)):
             return Decision("allow")
         if self.mode == "plan":
             return Decision("deny", f"{tool.name} cannot run in plan mode.")
         if self._ask is None or self.mode == "dontAsk":
             return Decision("deny", denial_message(tool.name))
-        return await self._ask(tool, inp, tool_use_id)
+        request = PermissionRequest(tool.name, inp.model_dump(exclude_none=True), tool_use_id,
+                                    f"{tool.name}")
+        answer: AskAnswer = await self._ask(request)
+        if answer.behavior == "allow":
+            return Decision("allow")
+        return Decision("deny", denial_message(tool.name))

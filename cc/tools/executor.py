@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
-from cc.permissions.gate import Decision, ModeGate, PermissionGate, denial_message
+from cc.permissions.gate import ModeGate, PermissionGate, denial_message
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 from cc.tools.registry import ToolRegistry
 
@@ -77,19 +77,20 @@ class ToolExecutor:
 
         pre = await self.hooks.pre_tool_use(tool.name, raw_input, tool_use.id)
         if pre.updated_input is not None:
-            raw_input = {**raw_input, **pre.updated_input}
+            raw_input = pre.updated_input  # a hook's updatedInput replaces the input
             reparsed = self.parse(dataclasses.replace(tool_use, input=raw_input))
             if isinstance(reparsed, ToolResult):
                 return reparsed
             tool, inp = reparsed
-        if pre.decision == "block" or pre.decision == "deny":
+        if pre.decision in ("block", "deny"):
             reason = pre.reason or "blocked by a PreToolUse hook"
-            return ToolResult.error(f"{tool.name} was blocked by a hook: {reason}")
+            result = ToolResult.error(f"{tool.name} was blocked by a hook: {reason}")
+            return _with_context(result, pre.additional_context)
 
-        if pre.decision == "allow":
-            decision = Decision("allow")
-        else:
-            decision = await self.permissions.check(tool, inp, tool_use.id)
+        hook_decision = pre.decision if pre.decision in ("allow", "ask") else None
+        decision = await self.permissions.check(
+            tool, inp, tool_use.id, hook_decision=hook_decision
+        )
         if decision.behavior != "allow":
             message = decision.message or denial_message(tool.name)
             if self.on_denial is not None:
@@ -103,11 +104,19 @@ class ToolExecutor:
             raw_input = decision.updated_input
 
         ctx = dataclasses.replace(self.ctx, progress=progress)
-        result = await tool.call(inp, ctx)
+        result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
-        if extra and isinstance(result.content, str):
-            result = dataclasses.replace(result, content=f"{result.content}\n\n{extra}")
+        return _with_context(result, extra)
+
+
+def _with_context(result: ToolResult, context: str | None) -> ToolResult:
+    """`result` with hook-supplied context for the model appended to its text."""
+    if not context:
         return result
+    if isinstance(result.content, str):
+        return dataclasses.replace(result, content=f"{result.content}\n\n{context}")
+    block = {"type": "text", "text": context}
+    return dataclasses.replace(result, content=[*result.content, block])
 
 
 def format_validation_error(tool_name: str, exc: ValidationError) -> str:

@@ -54,6 +54,8 @@ async def run_print(
     last: AssistantMessage | None = None
     failure: str | None = None
     try:
+        for note in await engine.start_session("resume" if runtime.resumed else "startup"):
+            print(note, file=sys.stderr)
         async for event in engine.submit(prompt):
             if isinstance(event, AssistantEvent):
                 last = event.message
@@ -68,6 +70,9 @@ async def run_print(
                 emit(_retry_record(event, engine.session_id))
             elif isinstance(event, Terminal):
                 terminal = event
+        await engine.end_session("other")
+        for warning in engine.warnings:
+            print(f"Warning: {warning}", file=sys.stderr)
     except Exception as exc:  # noqa: BLE001 - reported as error_during_execution
         failure = f"{type(exc).__name__}: {exc}"
     finally:

@@ -180,7 +180,7 @@ async def test_timeout_kills_command(ctx: ToolContext) -> None:
 
 
 async def test_timeout_kills_grandchildren(ctx: ToolContext) -> None:
-    result = await bash(ctx, "bash -c 'sleep 30 & echo $!; wait'", timeout=400)
+    result = await bash(ctx, "bash -c 'sleep 30 & echo $!; wait'", timeout=1500)
     assert result.is_error and "timed out" in result.content
     pid = int(result.data["stdout"].splitlines()[0])
     assert await wait_dead(pid)

@@ -1,0 +1,332 @@
+"""HookRunner: fire an event, run its matching hooks in parallel, combine what they said.
+
+    runner.run(event, payload, match_value)
+      → config.matching(...)            matcher, `if`, one run per identical command
+      → run_hook_command(...) × N       in parallel; stdin = common fields + payload
+      → combine(...)                    HookOutcome
+
+The typed entry points (`pre_tool_use`, `stop`, `session_start`, …) build each
+event's payload with Claude Code's field names. `pre_tool_use`/`post_tool_use`
+implement `HookGate` for the tool executor; since they return protocol types,
+their messages for the user wait in `drain_user_messages()` and a
+`continue: false` waits in `take_stop()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
+from cc.hooks.gate import PreToolOutcome
+from cc.hooks.matchers import rule_matches
+from cc.hooks.outcome import HookOutcome, combine
+from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command
+from cc.tools.base import ToolResult
+
+__all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest"]
+
+#: SessionEnd hooks share this budget (seconds), raised to the largest timeout an
+#: entry sets, up to `SESSION_END_MAX`; `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` overrides.
+SESSION_END_BUDGET = 1.5
+SESSION_END_MAX = 60.0
+#: Consecutive Stop-hook blocks after which the turn ends anyway.
+MAX_STOP_BLOCKS = 8
+#: Input fields made absolute in tool events (as Claude Code sends them).
+_PATH_FIELDS = ("file_path", "notebook_path", "path")
+
+#: (rule, tool_name, tool_input) -> whether the call matches a hook's `if` rule.
+RuleMatcher = Callable[[str, str, dict[str, Any]], bool]
+
+
+@dataclasses.dataclass(frozen=True)
+class StopRequest:
+    """A hook answered `continue: false`: end the turn, showing `reason` to the user."""
+
+    reason: str | None
+
+
+class HookRunner:
+    """Runs the configured hooks; implements `HookGate`."""
+
+    def __init__(
+        self,
+        config: HooksConfig,
+        *,
+        session_id: str,
+        transcript_path: str | None,
+        cwd: Path,
+        project_dir: Path,
+        permission_mode: Callable[[], str],
+        rule_matcher: RuleMatcher | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        self.config = config
+        #: Settable: /clear and resume change these.
+        self.session_id = session_id
+        self.transcript_path = transcript_path
+        self.cwd = Path(cwd)
+        self.project_dir = Path(project_dir)
+        self._permission_mode = permission_mode
+        self._rule_matcher = rule_matcher
+        self._env = env
+        self._messages: list[str] = []
+        self._stop: StopRequest | None = None
+        self._stop_blocks = 0
+
+    # -- the generic entry -------------------------------------------------------
+
+    async def run(
+        self, event: str, payload: dict[str, Any], match_value: str | None = None
+    ) -> HookOutcome:
+        """Run `event`'s hooks whose matcher accepts `match_value`; `payload` adds to
+        the common fields. Never raises for a hook's failure (only on cancellation)."""
+        hooks = self.config.matching(event, match_value, condition=self._condition(event, payload))
+        if not hooks:
+            return HookOutcome()
+        data = {
+            "session_id": self.session_id,
+            "transcript_path": self.transcript_path,
+            "cwd": str(self.cwd),
+            "permission_mode": self.permission_mode,
+            "hook_event_name": event,
+            **payload,
+        }
+        stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
+        env = {**self._base_env(), "CLAUDE_PROJECT_DIR": str(self.project_dir), "CLAUDECODE": "1"}
+        if event == "SessionEnd":
+            budget = self._session_end_budget(hooks)
+            timeouts, grace = [min(h.timeout, budget) for h in hooks], 0.1
+        else:
+            timeouts, grace = [h.timeout for h in hooks], KILL_GRACE
+        async with asyncio.TaskGroup() as group:
+            tasks = [
+                group.create_task(
+                    run_hook_command(
+                        hook, stdin, cwd=self.project_dir, env=env, timeout=t, kill_grace=grace
+                    )
+                )
+                for hook, t in zip(hooks, timeouts, strict=True)
+            ]
+        label = f"{event}:{match_value}" if match_value and event in MATCHER_EVENTS else event
+        return combine(event, label, [t.result() for t in tasks])
+
+    @property
+    def permission_mode(self) -> str:
+        mode = self._permission_mode()
+        return "default" if mode == "manual" else mode
+
+    # -- HookGate ------------------------------------------------------------------
+
+    async def pre_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str
+    ) -> PreToolOutcome:
+        payload = {
+            "tool_name": tool_name,
+            "tool_input": self._absolute(tool_input),
+            "tool_use_id": tool_use_id,
+        }
+        out = await self.run("PreToolUse", payload, tool_name)
+        self._note(out)
+        if out.stop:
+            reason = out.stop_reason or "Execution stopped by PreToolUse hook"
+            return PreToolOutcome("block", reason, stop=True, stop_reason=out.stop_reason)
+        if out.blocked:
+            decision = "deny" if out.permission_decision == "deny" else "block"
+            return PreToolOutcome(decision, out.reason, additional_context=out.additional_context)
+        return PreToolOutcome(
+            out.permission_decision,
+            out.permission_decision_reason,
+            out.updated_input,
+            additional_context=out.additional_context,
+        )
+
+    async def post_tool_use(
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+    ) -> str | None:
+        """Context for the model after the call (it cannot be undone).
+
+        A failed call (`is_error`) fires PostToolUseFailure with `error` instead.
+        """
+        payload: dict[str, Any] = {"tool_name": tool_name, "tool_input": self._absolute(tool_input)}
+        if result.is_error:
+            event = "PostToolUseFailure"
+            payload["tool_use_id"] = tool_use_id
+            payload["error"] = _error_text(result)
+        else:
+            event = "PostToolUse"
+            payload["tool_response"] = result.data if result.data is not None else result.content
+            payload["tool_use_id"] = tool_use_id
+        out = await self.run(event, payload, tool_name)
+        self._note(out)
+        parts = []
+        if out.blocked and out.reason:
+            parts.append(f"{event}:{tool_name} hook blocking error: {out.reason}")
+        if out.additional_context:
+            parts.append(f"{event}:{tool_name} hook additional context: {out.additional_context}")
+        return "\n\n".join(parts) or None
+
+    def drain_user_messages(self) -> list[str]:
+        """Messages from tool hooks for the user, oldest first; clears them."""
+        messages, self._messages = self._messages, []
+        return messages
+
+    def take_stop(self) -> StopRequest | None:
+        """A `continue: false` from a tool or Stop hook since the last call; clears it."""
+        stop, self._stop = self._stop, None
+        return stop
+
+    # -- the other events ----------------------------------------------------------
+
+    async def user_prompt_submit(self, prompt: str) -> HookOutcome:
+        """blocked → erase the prompt (the reason is in user_messages); context → model."""
+        return await self.run("UserPromptSubmit", {"prompt": prompt})
+
+    async def stop(
+        self, stop_hook_active: bool, *, last_assistant_message: str | None = None
+    ) -> HookOutcome:
+        """blocked → the turn goes on with `reason` as the next (meta) user message."""
+        payload: dict[str, Any] = {"stop_hook_active": stop_hook_active}
+        if last_assistant_message is not None:
+            payload["last_assistant_message"] = last_assistant_message
+        return await self.run("Stop", payload)
+
+    async def stop_check(self, stop_hook_active: bool) -> str | None:
+        """`LoopDeps.stop_check`: the text that keeps the turn going, or None to end it.
+
+        Messages for the user go to `drain_user_messages()`, a `continue: false` to
+        `take_stop()`. After `MAX_STOP_BLOCKS` blocks in a row the turn ends anyway.
+        """
+        if not stop_hook_active:
+            self._stop_blocks = 0
+        out = await self.stop(stop_hook_active)
+        self._note(out)
+        if out.stop or not (out.blocked or out.additional_context):
+            return None
+        self._stop_blocks += 1
+        if self._stop_blocks > MAX_STOP_BLOCKS:
+            self._messages.append(
+                f"Stop hooks blocked {MAX_STOP_BLOCKS} times in a row; ending the turn anyway"
+            )
+            return None
+        parts = [p for p in (out.reason if out.blocked else None, out.additional_context) if p]
+        return "Stop hook feedback:\n" + "\n\n".join(parts)
+
+    async def subagent_stop(
+        self,
+        stop_hook_active: bool,
+        *,
+        agent_id: str | None = None,
+        agent_type: str | None = None,
+        agent_transcript_path: str | None = None,
+        last_assistant_message: str | None = None,
+    ) -> HookOutcome:
+        """Like `stop`, for a sub-agent's turn; matchers test `agent_type`."""
+        payload: dict[str, Any] = {"stop_hook_active": stop_hook_active}
+        extra = {
+            "agent_id": agent_id,
+            "agent_type": agent_type,
+            "agent_transcript_path": agent_transcript_path,
+            "last_assistant_message": last_assistant_message,
+        }
+        payload.update({k: v for k, v in extra.items() if v is not None})
+        return await self.run("SubagentStop", payload, agent_type)
+
+    async def session_start(self, source: str, *, model: str | None = None) -> HookOutcome:
+        """`source`: startup, resume, clear, compact. Context (stdout too) → model."""
+        payload: dict[str, Any] = {"source": source}
+        if model is not None:
+            payload["model"] = model
+        return await self.run("SessionStart", payload, source)
+
+    async def session_end(self, reason: str) -> HookOutcome:
+        """`reason`: clear, resume, logout, prompt_input_exit, other. Short budget."""
+        return await self.run("SessionEnd", {"reason": reason}, reason)
+
+    async def notification(
+        self, message: str, *, notification_type: str | None = None, title: str | None = None
+    ) -> HookOutcome:
+        """Matchers test `notification_type` (permission_prompt, idle_prompt, …)."""
+        payload: dict[str, Any] = {"message": message}
+        if title is not None:
+            payload["title"] = title
+        if notification_type is not None:
+            payload["notification_type"] = notification_type
+        return await self.run("Notification", payload, notification_type)
+
+    async def pre_compact(self, trigger: str, custom_instructions: str = "") -> HookOutcome:
+        """`trigger`: manual or auto. blocked → do not compact."""
+        payload = {"trigger": trigger, "custom_instructions": custom_instructions}
+        return await self.run("PreCompact", payload, trigger)
+
+    # -- helpers -------------------------------------------------------------------
+
+    def _note(self, out: HookOutcome) -> None:
+        self._messages.extend(out.user_messages)
+        if out.stop and self._stop is None:
+            self._stop = StopRequest(out.stop_reason)
+
+    def _condition(
+        self, event: str, payload: dict[str, Any]
+    ) -> Callable[[HookCommand], bool] | None:
+        if event not in TOOL_EVENTS:
+            return None
+        tool_name = str(payload.get("tool_name", ""))
+        tool_input = payload.get("tool_input")
+        tool_input = tool_input if isinstance(tool_input, dict) else {}
+
+        def passes(hook: HookCommand) -> bool:
+            if hook.condition is None:
+                return True
+            if self._rule_matcher is not None:
+                return self._rule_matcher(hook.condition, tool_name, tool_input)
+            return rule_matches(
+                hook.condition, tool_name, tool_input, cwd=self.cwd, project_dir=self.project_dir
+            )
+
+        return passes
+
+    def _absolute(self, tool_input: dict[str, Any]) -> dict[str, Any]:
+        out = dict(tool_input)
+        for key in _PATH_FIELDS:
+            value = out.get(key)
+            if isinstance(value, str) and value and not os.path.isabs(value):
+                out[key] = str(self.cwd / Path(value).expanduser())
+        return out
+
+    def _base_env(self) -> Mapping[str, str]:
+        return os.environ if self._env is None else self._env
+
+    def _session_end_budget(self, hooks: list[HookCommand]) -> float:
+        raw = self._base_env().get("CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS", "")
+        if raw.strip().isdigit() and int(raw) > 0:
+            return int(raw) / 1000
+        explicit = [h.timeout for h in hooks if h.timeout_set]
+        return max(SESSION_END_BUDGET, min(SESSION_END_MAX, max(explicit, default=0.0)))
+
+
+def _error_text(result: ToolResult) -> str:
+    if isinstance(result.content, str):
+        text = result.content
+    else:
+        text = "\n".join(str(b.get("text", "")) for b in result.content if isinstance(b, dict))
+    return text.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
+
+
+def _jsonable(value: Any) -> Any:
+    """json.dumps's fallback for what tools keep in `ToolResult.data`."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.asdict(value)
+    dump = getattr(value, "model_dump", None)
+    if callable(dump):
+        return dump(mode="json")
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", errors="replace")
+    return str(value)

@@ -1,0 +1,10 @@
+"""Sessions: transcripts under `<config>/projects/`, and loading them back.
+
+- paths: where a project's transcripts live
+- transcript: TranscriptWriter, appending messages as they happen (crash- and race-safe)
+- loader: load_session / validate_transcript, reading back, repairing, reporting
+- listing: find_latest_session, list_sessions, find_session_by_id
+- resume: resume_writer (-c/-r, same file), fork_session (--fork-session, new id)
+- cleanup: cleanup_transcripts, start-up retention (`cleanupPeriodDays`)
+- history: the prompt history (`history.jsonl`)
+"""

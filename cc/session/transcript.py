@@ -1,0 +1,339 @@
+"""TranscriptWriter: append a session's messages to its JSONL transcript as they happen.
+
+Each message becomes one or more lines (see `cc.session.lines`), all written with ONE
+`os.write` on a descriptor opened with `O_APPEND`, under an advisory `flock`, then
+`fsync`ed (unless `fsync=False`). A single append is atomic on a regular file, so a
+`kill -9` loses at most the message not yet recorded, and two processes writing to one
+transcript never interleave halves of lines. If the file ends in a torn line (a crash
+elsewhere), the next write starts with a newline so that its lines stay whole.
+
+The file is created on the first write (a session that records nothing leaves none).
+Lines chain through `parentUuid`, each to the line written before it by this writer.
+
+Tool results: `record_tool_result()` writes a result as soon as it exists; `record()` of
+the combined results message later writes only the results not yet on file. A result
+whose tool_use is not on file yet (the tool finished while the model was still
+streaming) waits and is written right after its assistant message.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from cc.models.content_blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from cc.models.messages import (
+    AssistantMessage,
+    CompactBoundaryMessage,
+    Message,
+    SystemMessage,
+    UserMessage,
+)
+from cc.session.git import GitBranch
+from cc.session.lines import (
+    COMPACT_BOUNDARY,
+    COMPACT_BOUNDARY_CONTENT,
+    SYNTHETIC_MODEL,
+    USER_TYPE,
+    derived_uuid,
+    encode_line,
+    iso_timestamp,
+    message_id_for,
+)
+
+
+@dataclass
+class _Draft:
+    """A line before its envelope: type-specific fields, its uuid, and chain flags."""
+
+    uuid: str
+    fields: dict[str, Any]
+    root: bool = False  # parentUuid null (a compaction boundary starts a new chain)
+    #: tool_use ids this line answers / holds (bookkeeping once written).
+    answers: list[str] = field(default_factory=list)
+    holds: list[str] = field(default_factory=list)
+
+
+class TranscriptWriter:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        session_id: str,
+        cwd: Path,
+        version: str,
+        fsync: bool = True,
+        parent_uuid: str | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.session_id = session_id
+        #: The cwd written on each line; the engine may update it when the shell moves.
+        self.cwd = Path(cwd)
+        self.version = version
+        self.fsync = fsync
+        self.last_uuid: str | None = parent_uuid
+        #: Extra fields put on every line (a fork's `forkedFrom`, for instance).
+        self.extra: dict[str, Any] = {}
+        self._clock = clock or (lambda: datetime.now(UTC))
+        self._branch = GitBranch(self.cwd)
+        self._fd: int | None = None
+        self._recorded: set[str] = set()  # message uuids already on file
+        self._answered: set[str] = set()  # tool_use ids whose result is on file
+        self._tool_lines: dict[str, str] = {}  # tool_use id -> uuid of its assistant line
+        self._waiting: dict[str, _Draft] = {}  # results whose tool_use is not on file yet
+
+    # -- public -------------------------------------------------------------------------
+
+    def record(self, message: Message) -> None:
+        """Write `message` (nothing if it was recorded already)."""
+        if message.uuid in self._recorded:
+            return
+        if isinstance(message, AssistantMessage):
+            drafts = self._assistant_drafts(message)
+        elif isinstance(message, UserMessage):
+            drafts = self._user_drafts(message)
+        elif isinstance(message, SystemMessage):
+            drafts = [_Draft(message.uuid, _system_fields(message))]
+        elif isinstance(message, CompactBoundaryMessage):
+            drafts = self._compact_drafts(message)
+        else:  # pragma: no cover - the Message union is closed
+            raise TypeError(f"cannot record {type(message).__name__}")
+        self._append(drafts)
+        self._recorded.add(message.uuid)
+
+    def record_tool_result(self, user_line: UserMessage) -> None:
+        """Write a message carrying one tool result now, before the combined message exists."""
+        self.record(user_line)
+
+    def record_compact_boundary(
+        self, summary: str, trigger: str, pre_tokens: int
+    ) -> CompactBoundaryMessage:
+        """Write a compaction boundary and its summary; the message to put in the
+        conversation in place of everything before it."""
+        message = CompactBoundaryMessage(summary, trigger=trigger, pre_tokens=pre_tokens)
+        self.record(message)
+        return message
+
+    def record_summary(self, summary: str) -> None:
+        """Write a title line (`{"type": "summary", "summary", "leafUuid"}`, outside the
+        chain); the resume picker shows the latest one."""
+        line = {"type": "summary", "summary": summary, "leafUuid": self.last_uuid}
+        self._write(encode_line(line))
+
+    def sync(self, messages: Iterable[Message]) -> None:
+        """Record every message of `messages` not yet on file, in order."""
+        for message in messages:
+            if message.uuid not in self._recorded:
+                self.record(message)
+
+    def mark_recorded(self, messages: Iterable[Message]) -> None:
+        """Treat `messages` as already on file (a resumed session's loaded messages)."""
+        for message in messages:
+            self._recorded.add(message.uuid)
+            if isinstance(message, AssistantMessage):
+                for block in message.tool_uses:
+                    self._tool_lines.setdefault(block.id, message.uuid)
+            elif isinstance(message, UserMessage):
+                self._answered.update(_result_ids(message.content))
+
+    def close(self) -> None:
+        """Close the file. Results still waiting for their tool_use are dropped: the
+        assistant message they answer was never recorded."""
+        self._waiting.clear()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> TranscriptWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- drafts -------------------------------------------------------------------------
+
+    def _assistant_drafts(self, message: AssistantMessage) -> list[_Draft]:
+        api_message = {
+            "id": message.message_id or message_id_for(message.uuid),
+            "type": "message",
+            "role": "assistant",
+            "model": message.model or SYNTHETIC_MODEL,
+            "content": [],
+            "stop_reason": message.stop_reason,
+            "stop_sequence": getattr(message, "stop_sequence", None),
+            "usage": message.usage,
+        }
+        request_id = getattr(message, "request_id", None)
+        drafts = []
+        for i, block in enumerate(message.content):
+            fields: dict[str, Any] = {
+                "type": "assistant",
+                "message": api_message | {"content": [block.to_api()]},
+            }
+            if request_id:
+                fields["requestId"] = request_id
+            holds = [block.id] if isinstance(block, ToolUseBlock) else []
+            line_uuid = message.uuid if i == 0 else derived_uuid(message.uuid, i)
+            drafts.append(_Draft(line_uuid, fields, holds=holds))
+        holder = {tid: d.uuid for d in drafts for tid in d.holds}
+        for tool_use in message.tool_uses:
+            waiting = self._waiting.pop(tool_use.id, None)
+            if waiting is not None:
+                waiting.fields["sourceToolAssistantUUID"] = holder[tool_use.id]
+                drafts.append(waiting)
+        return drafts
+
+    def _user_drafts(self, message: UserMessage) -> list[_Draft]:
+        results = [b for b in message.content if isinstance(b, ToolResultBlock)]
+        others = [b for b in message.content if not isinstance(b, ToolResultBlock)]
+        data = _split_result_data(message.tool_use_result, len(results))
+        uuids = _line_uuids(message.uuid)
+        drafts = []
+        for block, block_data in zip(results, data):
+            tid = block.tool_use_id
+            if tid in self._answered or tid in self._waiting:
+                continue
+            fields = _user_fields([block], message.is_meta)
+            if block_data is not None:
+                fields["toolUseResult"] = block_data
+            draft = _Draft(next(uuids), fields, answers=[tid])
+            if tid not in self._tool_lines:
+                self._waiting[tid] = draft
+                continue
+            fields["sourceToolAssistantUUID"] = self._tool_lines[tid]
+            drafts.append(draft)
+        if others:
+            fields = _user_fields(others, message.is_meta)
+            if not results and message.tool_use_result is not None:
+                fields["toolUseResult"] = message.tool_use_result
+            drafts.append(_Draft(next(uuids), fields))
+        return drafts
+
+    def _compact_drafts(self, message: CompactBoundaryMessage) -> list[_Draft]:
+        boundary = {
+            "type": "system",
+            "subtype": COMPACT_BOUNDARY,
+            "content": COMPACT_BOUNDARY_CONTENT,
+            "isMeta": False,
+            "level": "info",
+            "logicalParentUuid": self.last_uuid,
+            "compactMetadata": {"trigger": message.trigger, "preTokens": message.pre_tokens},
+        }
+        summary = {
+            "type": "user",
+            "message": {"role": "user", "content": message.summary},
+            "isVisibleInTranscriptOnly": True,
+            "isCompactSummary": True,
+        }
+        # What came before is no longer on the chain: messages kept from before the
+        # boundary must be written again after it.
+        self._recorded.clear()
+        self._answered.clear()
+        self._tool_lines.clear()
+        return [
+            _Draft(message.uuid, boundary, root=True),
+            _Draft(derived_uuid(message.uuid, 1), summary),
+        ]
+
+    # -- writing ------------------------------------------------------------------------
+
+    def _append(self, drafts: list[_Draft]) -> None:
+        if not drafts:
+            return
+        chunks = []
+        parent = self.last_uuid
+        branch = self._branch.current()
+        for draft in drafts:
+            line = {
+                "parentUuid": None if draft.root else parent,
+                "isSidechain": False,
+                "userType": USER_TYPE,
+                "cwd": str(self.cwd),
+                "sessionId": self.session_id,
+                "version": self.version,
+                "gitBranch": branch,
+                **draft.fields,
+                **self.extra,
+                "uuid": draft.uuid,
+                "timestamp": iso_timestamp(self._clock()),
+            }
+            chunks.append(encode_line(line))
+            parent = draft.uuid
+        self._write(b"".join(chunks))
+        self.last_uuid = parent
+        for draft in drafts:
+            self._answered.update(draft.answers)
+            for tid in draft.holds:
+                self._tool_lines[tid] = draft.uuid
+
+    def _write(self, data: bytes) -> None:
+        fd = self._open()
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data  # never continue someone's torn line
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            if self.fsync:
+                os.fsync(fd)
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+    def _open(self) -> int:
+        if self._fd is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            flags = os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC
+            self._fd = os.open(self.path, flags, 0o600)
+        return self._fd
+
+
+def _user_fields(blocks: list[ContentBlock], is_meta: bool) -> dict[str, Any]:
+    content: str | list[dict[str, Any]]
+    if len(blocks) == 1 and isinstance(blocks[0], TextBlock):
+        content = blocks[0].text  # a typed prompt is a plain string, as Claude Code writes it
+    else:
+        content = [b.to_api() for b in blocks]
+    fields: dict[str, Any] = {"type": "user", "message": {"role": "user", "content": content}}
+    if is_meta:
+        fields["isMeta"] = True
+    return fields
+
+
+def _system_fields(message: SystemMessage) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": message.subtype,
+        "content": message.text,
+        "isMeta": False,
+        "level": message.level,
+    }
+
+
+def _split_result_data(data: Any, count: int) -> list[Any]:
+    """Each result's own structured output, from a message's `tool_use_result`
+    (one value for one result, a list in result order for several)."""
+    if count == 1:
+        return [data]
+    if isinstance(data, list) and len(data) == count:
+        return list(data)
+    return [data] + [None] * (count - 1) if count else []
+
+
+def _line_uuids(base: str) -> Iterator[str]:
+    yield base
+    i = 1
+    while True:
+        yield derived_uuid(base, i)
+        i += 1
+
+
+def _result_ids(blocks: list[ContentBlock]) -> list[str]:
+    return [b.tool_use_id for b in blocks if isinstance(b, ToolResultBlock)]
