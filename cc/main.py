@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from cc.core.client import Credentials
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
+    from cc.permissions.checker import PermissionChecker
     from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
@@ -46,6 +47,8 @@ class Runtime:
     engine_ref: list[QueryEngine] = field(default_factory=list)
     #: The conversation continues an earlier one (-c / -r).
     resumed: bool = False
+    #: The permission checker (the REPL gives it someone to ask and cycles its mode).
+    permissions: PermissionChecker | None = None
 
     @property
     def engine(self) -> QueryEngine:
@@ -225,9 +228,6 @@ def _build_registry(
         for name in list(registry.names):
             if name not in wanted:
                 registry.pop(name)
-    for rule in split_tool_list(args.disallowed_tools):
-        if "(" not in rule:
-            registry.pop(rule)  # a bare name removes the tool from the model's view
     return registry
 
 
@@ -235,7 +235,8 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     from cc.core.client import ModelClient
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.memory.claude_md import load_claude_md, render_claude_md
-    from cc.permissions.gate import ModeGate
+    from cc.permissions.checker import PermissionChecker
+    from cc.permissions.context import build_permission_context
     from cc.prompts.builder import build_system_prompt, environment_for
     from cc.tools.base import ToolContext
     from cc.tools.executor import ToolExecutor
@@ -245,7 +246,25 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     model = _choose_model(args, settings)
     shell = ShellSession(runtime.cwd)
     ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
+    permissions = build_permission_context(
+        settings,
+        cwd=runtime.cwd,
+        config_dir=runtime.config_dir,
+        mode=_permission_mode(args, settings),
+        allowed_tools=split_tool_list(args.allowed_tools),
+        disallowed_tools=split_tool_list(args.disallowed_tools),
+        add_dirs=list(args.add_dir),
+    )
+    for warning in permissions.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    permissions.shell_cwd = lambda: shell.cwd
+    # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
+    gate = PermissionChecker(permissions)
+    runtime.permissions = gate
     registry = _build_registry(args, runtime, ctx)
+    for name in list(registry.names):
+        if gate.hides(name):
+            registry.pop(name)  # a bare deny rule removes the tool from the model's view
 
     override = args.system_prompt
     if args.system_prompt_file:
@@ -267,8 +286,6 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         override=override,
         append=append,
     )
-    mode = _permission_mode(args, settings)
-    gate = ModeGate(mode)
     session_id = _valid_uuid(args.session_id) if args.session_id else None
     hooks = _build_hooks(runtime, session_id, lambda: gate.mode)
     executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
@@ -278,7 +295,7 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         max_turns=args.max_turns,
         thinking_budget=_thinking_budget(settings),
         max_output_tokens=_max_output_tokens(),
-        permission_mode=mode,
+        permission_mode=gate.mode,
     )
     if session_id:
         config.session_id = session_id

@@ -2,12 +2,14 @@
 
 Later sources win key by key (local over project over user, `--settings` over
 all); permission lists are concatenated. A file that does not parse is skipped
-with a warning that names it and the line, never a crash.
+with a warning that names it and the line, never a crash. `add_permission_rules`
+appends rules to one file ("always" answers go to `.claude/settings.local.json`).
 """
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -110,3 +112,39 @@ def _merge(into: dict[str, Any], data: dict[str, Any]) -> None:
 
 def _hashable(items: list[Any]) -> bool:
     return all(isinstance(i, (str, int, float, bool)) for i in items)
+
+
+def add_permission_rules(path: Path, behavior: str, rules: Sequence[str]) -> str | None:
+    """Append `rules` to `permissions.<behavior>` in the JSON file at `path`.
+
+    Creates the file and its folders; keeps every other key. A file that does not parse
+    (or has the wrong shape) is left untouched. Returns a warning, or None on success.
+    """
+    keep = "; the rules apply to this session only"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except OSError as exc:
+        return f"Could not read {path}: {exc.strerror or exc}{keep}"
+    data: Any = {}
+    if text.strip():
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return (f"Did not save to {path}: invalid JSON at line {exc.lineno}, column "
+                    f"{exc.colno}: {exc.msg}{keep}")
+    perms = data.setdefault("permissions", {}) if isinstance(data, dict) else None
+    current = perms.setdefault(behavior, []) if isinstance(perms, dict) else None
+    if not isinstance(current, list):
+        return f"Did not save to {path}: permissions.{behavior} is not a list there{keep}"
+    current.extend(r for r in dict.fromkeys(rules) if r not in current)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        return f"Could not write {path}: {exc.strerror or exc}{keep}"
+    return None

@@ -1,0 +1,140 @@
+"""How a shell command is spelled for rule matching, past assignments and wrappers.
+
+`timeout 5 npm test` is matched as itself and as `npm test`; `FOO=1 rm x` as itself and,
+for deny and ask rules only, as `rm x` (allow rules look past a few safe variables
+only). Deny and ask rules also look through `env`, `sudo`, `exec`, and into the strings
+run by `eval` and `sh -c`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from cc.permissions.bash_parse import ParsedCommand, SimpleCommand, Word, parse
+from cc.permissions.rules import BASH_TOOLS, Rule, name_matches
+
+#: Leading `VAR=value` assignments an allow rule may look past (values must be static).
+SAFE_ENV_VARS = frozenset({"NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "PYTHONUNBUFFERED",
+                           "PYTHONDONTWRITEBYTECODE", "NO_COLOR", "FORCE_COLOR", "CI", "TZ",
+                           "LANG", "LC_ALL", "TERM", "COLUMNS", "DEBUG"})
+ALLOW_WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin",
+                            "noglob", "xargs"})
+#: Deny and ask rules also look through these.
+DENY_WRAPPERS = ALLOW_WRAPPERS | {"env", "sudo", "doas", "exec"}
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_VALUE_OPTS = {"timeout": "sk", "nice": "n", "stdbuf": "ioe", "xargs": "IaLnPdEs",
+               "sudo": "ugpCDhrtU", "doas": "uC", "env": "uCS", "exec": "a"}
+
+
+def join(words: Iterable[Word]) -> str:
+    return " ".join(w.text for w in words)
+
+
+def _safe_assignment(word: Word) -> bool:
+    return word.value is not None and word.value.split("=", 1)[0] in SAFE_ENV_VARS
+
+
+def strip_wrapper(words: list[Word], *, deny: bool) -> list[Word] | None:
+    """The command a wrapper runs (`timeout 5 npm test` → `npm test`), or None."""
+    name = words[0].value
+    if name not in (DENY_WRAPPERS if deny else ALLOW_WRAPPERS):
+        return None
+    if name == "command" and len(words) > 1 and words[1].value in ("-v", "-V"):
+        return None
+    value_opts, i = _VALUE_OPTS.get(name, ""), 1
+    if name == "xargs" and not deny and len(words) > 1 and (words[1].value or "-")[:1] == "-":
+        return None
+    while i < len(words):
+        v = words[i].value
+        if v is None:
+            return None
+        if v == "--":
+            i += 1
+            break
+        if name == "env" and "=" in v and not v.startswith("-"):
+            i += 1
+        elif v.startswith("-") and len(v) > 1:
+            takes = len(v) == 2 and v[1] in value_opts
+            i += 2 if takes else 1
+        else:
+            break
+    if name == "timeout":
+        i += 1  # the duration
+    rest = words[i:]
+    return rest or None
+
+
+def forms(cmd: SimpleCommand, *, deny: bool) -> list[str]:
+    """Every spelling a rule is tried against: as written, past assignments (deny/ask: any;
+    allow: safe ones), past wrappers, and (deny/ask) with `/usr/bin/rm` read as `rm`."""
+    out: list[str] = []
+    todo = [(cmd.assignments, cmd.words)]
+    while todo and len(out) < 32:
+        assigns, words = todo.pop()
+        text = join([*assigns, *words])
+        if text in out:
+            continue
+        out.append(text)
+        if assigns and (deny or all(map(_safe_assignment, assigns))):
+            todo.append(([], words))
+        if words:
+            inner = strip_wrapper(words, deny=deny)
+            if inner:
+                todo.append((assigns, inner))
+            name = words[0].value
+            if deny and name and "/" in name.rstrip("/"):
+                todo.append((assigns, [Word(name.rsplit("/", 1)[1], name.rsplit("/", 1)[1]),
+                                       *words[1:]]))
+    return out
+
+
+def effective(cmd: SimpleCommand, *, deny: bool,
+              keep_xargs: bool = False) -> tuple[list[Word], list[Word]]:
+    """(assignments left, words) once safe assignments and wrappers are looked past.
+    `keep_xargs`: `xargs cmd` stays itself (it runs `cmd` on input: never read-only)."""
+    assigns, words = cmd.assignments, cmd.words
+    for _ in range(16):
+        if assigns and (deny or all(map(_safe_assignment, assigns))):
+            assigns = []
+            continue
+        if keep_xargs and words and words[0].value == "xargs":
+            break
+        inner = strip_wrapper(words, deny=deny) if words else None
+        if inner is None:
+            break
+        words = inner
+    return assigns, words
+
+
+def nested(cmds: list[SimpleCommand], depth: int = 0) -> list[ParsedCommand]:
+    """Commands inside `eval '…'` and `sh -c '…'` strings (for deny and ask rules)."""
+    out: list[ParsedCommand] = []
+    for cmd in cmds:
+        _, words = effective(cmd, deny=True)
+        inner = _inner_script(words)
+        if inner is not None and depth < 3:
+            parsed = parse(inner)
+            out += [parsed, *nested(parsed.commands, depth + 1)]
+    return out
+
+
+def _inner_script(words: list[Word]) -> str | None:
+    if not words or any(w.value is None for w in words):
+        return None
+    name = os.path.basename(words[0].text)
+    if name == "eval" and len(words) > 1:
+        return " ".join(w.text for w in words[1:])
+    if name in SHELLS:
+        for i, w in enumerate(words[1:-1], 1):
+            if w.text.startswith("-") and not w.text.startswith("--") and "c" in w.text:
+                return words[i + 1].text
+    return None
+
+
+def is_bash_rule(rule: Rule) -> bool:
+    if rule.param is not None:
+        return False
+    if rule.specifier is None:
+        return name_matches(rule.tool, "Bash")
+    return rule.tool in BASH_TOOLS

@@ -1,0 +1,364 @@
+"""Bash commands against rules, modes and paths.
+
+A command is parsed (bash_parse) into every simple command it would run, nested ones
+included; it is allowed only if each is allowed: by a `Bash(...)` allow rule, as a
+read-only command (shell_catalog) that reads only inside the working folders, or by
+acceptEdits for mkdir/touch/rm/rmdir/mv/cp/sed inside them. Redirections that write are
+checked like an Edit of their target. Deny and ask rules match past any leading
+`VAR=value`, wrappers (`timeout`, `nice`, `env`, `sudo`…) and `sh -c`/`eval` strings;
+allow rules match past safe assignments and the plain wrappers only.
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import islice
+from pathlib import Path
+
+from cc.permissions.bash_forms import effective, forms, is_bash_rule, join, nested
+from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
+from cc.permissions.path_policy import PathPolicy, path_suggestion
+from cc.permissions.paths import DEVICE_SINKS, Scope, critical_reason, expand, norm
+from cc.permissions.rules import Rule, RuleSet, command_matches
+from cc.permissions.shell_args import Usage
+from cc.permissions.shell_catalog import usage
+from cc.permissions.verdict import Assessment, Verdict, decide, normalize_mode
+
+MAX_LENGTH = 10_000
+MAX_COMMANDS = 50
+MAX_NESTING = 10
+MAX_SUGGESTIONS = 5
+MAX_GLOB = 200
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+_SEPARATORS = re.compile(r"[;&|()\n`{}<>]|\$\(")
+_LEADING_ASSIGNMENTS = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
+#: Tools whose rules suggest the first two words (`Bash(git commit *)`).
+TWO_WORD_TOOLS = frozenset({"git", "npm", "pnpm", "yarn", "bun", "npx", "cargo", "go",
+                            "docker", "kubectl", "pip", "pip3", "uv", "poetry", "gh", "dotnet",
+                            "mvn", "gradle", "brew", "apt", "apt-get", "helm", "terraform"})
+
+
+def evaluate_bash(
+    command: str,
+    rules: RuleSet,
+    mode: str = "default",
+    cwd: Path | None = None,
+    dirs: Iterable[Path] = (),
+    *,
+    hook: str | None = None,
+    home: Path | None = None,
+    config_dir: Path | None = None,
+    shell_cwd: Path | None = None,
+) -> Verdict:
+    """allow / ask / deny for one Bash command (a pure function of its arguments and the
+    files on disk)."""
+    scope = Scope(cwd or Path.cwd(), tuple(dirs), home or Path.home(), config_dir)
+    return decide(assess_bash(command, rules, mode, scope, shell_cwd=shell_cwd), mode, hook)
+
+
+# --- paths in a command ---------------------------------------------------------------------
+
+
+@dataclass
+class _Where:
+    """Folders relative paths may be relative to (the start folder and every `cd`)."""
+
+    cwds: list[str]
+    unknown: bool
+    home: Path
+
+    def resolve(self, word: Word) -> list[str] | None:
+        """Absolute paths the word names (globs expanded), or None if not known."""
+        value = word.value
+        if value is None:
+            return None
+        if word.tilde:
+            value = str(self.home) + value[1:]
+        if value.startswith("/"):
+            found = [norm(value)]
+        elif self.unknown:
+            return None
+        else:
+            found = [expand(value, Path(base), self.home) for base in self.cwds]
+        if word.glob:
+            matches = [norm(m) for p in found for m in islice(globlib.iglob(p), MAX_GLOB + 1)]
+            if len(matches) > MAX_GLOB:
+                return None  # too many to check one by one
+            found = matches or found
+        return found
+
+
+def _where(cmds: list[SimpleCommand], start: Path, home: Path) -> _Where:
+    where = _Where([norm(start)], False, home)
+    for cmd in cmds:
+        _, words = effective(cmd, deny=True)
+        name = words[0].value if words else None
+        if name in ("pushd", "popd"):
+            where.unknown = True
+        if name != "cd":
+            continue
+        targets = usage(words).reads
+        paths = None if not targets else where.resolve(targets[0])
+        if paths is None or len(where.cwds) > 8:
+            where.unknown = True
+        else:
+            where.cwds += [p for p in paths if p not in where.cwds]
+    return where
+
+
+# --- the assessment -------------------------------------------------------------------------
+
+
+def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
+                shell_cwd: Path | None = None) -> Assessment:
+    mode = normalize_mode(mode)
+    a = Assessment()
+    parsed = parse(command)
+    inner = nested(parsed.commands)
+    everything = [parsed, *inner]
+    policy = PathPolicy(rules, scope)
+    where = _where(parsed.commands, shell_cwd or scope.cwd, scope.home)
+
+    spellings = [command.strip(), *(f for p in everything for c in p.commands
+                                     for f in forms(c, deny=True))]
+    if parsed.error:  # a tree with errors may hide commands: also try every crude fragment
+        spellings += _fragments(command)
+    _match_rules(a, spellings, rules)
+    _check_paths(a, everything, policy, where, scope)
+    if parsed.error:
+        a.add_safety("unverifiable", "it could not be parsed")
+    if len(command) > MAX_LENGTH:
+        a.add_safety("unverifiable", f"it is longer than {MAX_LENGTH:,} characters")
+    if len(parsed.commands) > MAX_COMMANDS or parsed.depth > MAX_NESTING:
+        a.add_safety("unverifiable", "it is too complex to check")
+    _approve(a, parsed, rules, mode, policy, where)
+    return a
+
+
+def _fragments(command: str) -> list[str]:
+    out = []
+    for piece in _SEPARATORS.split(command):
+        piece = _LEADING_ASSIGNMENTS.sub("", piece.strip()).strip("'\" \t")
+        if piece:
+            out.append(piece)
+    return out
+
+
+def _match_rules(a: Assessment, spellings: list[str], rules: RuleSet) -> None:
+    for behavior, record in (("deny", a.deny_once), ("ask", a.ask_once)):
+        for rule in rules.of(behavior):
+            if not is_bash_rule(rule):
+                continue
+            spec = rule.specifier
+            if spec is None or any(command_matches(spec, s) for s in spellings):
+                record(f"it matches the {behavior} rule {rule}")
+
+
+def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPolicy,
+                 where: _Where, scope: Scope) -> None:
+    """Deny rules, protected files and critical paths, on every path any part touches."""
+    for parsed in everything:
+        for r in parsed.redirects:
+            if r.writes and r.target is not None:
+                _check_write(a, r.target, policy, where, redirect=True)
+            elif r.reads and r.target is not None:
+                for path in where.resolve(r.target) or ():
+                    _deny_path(a, policy, path, write=False)
+        for cmd in parsed.commands:
+            u = usage(effective(cmd, deny=True)[1])
+            for word in u.reads:
+                for path in where.resolve(word) or ():
+                    _deny_path(a, policy, path, write=False)
+            for word in u.writes:
+                paths = _check_write(a, word, policy, where, redirect=False)
+                if u.removes:
+                    if paths is None:
+                        a.add_safety("unverifiable", f"it removes {word.raw}, a path only "
+                                                     "known when it runs")
+                    for path in paths or ():
+                        reason = critical_reason(path, scope)
+                        if reason:
+                            a.add_safety("critical", f"it would remove {path} ({reason})")
+
+
+def _deny_path(a: Assessment, policy: PathPolicy, path: str, *, write: bool) -> None:
+    rule = policy.denied(path, write=write)
+    if rule is not None:
+        a.deny_once(f"it {'writes' if write else 'reads'} {path}, which matches the deny "
+                    f"rule {rule}")
+    rule = policy.asked(path, write=write)
+    if rule is not None:
+        a.ask_once(f"it {'writes' if write else 'reads'} {path}, which matches the ask "
+                   f"rule {rule}")
+
+
+def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: _Where, *,
+                 redirect: bool) -> list[str] | None:
+    if word.value in DEVICE_SINKS:
+        return []
+    paths = None if (redirect and word.glob) else where.resolve(word)
+    if paths is None:
+        if redirect:
+            a.add_safety("unverifiable", f"it writes to {word.raw}, a path only known when "
+                                         "it runs")
+        return None
+    for path in paths:
+        _deny_path(a, policy, path, write=True)
+        reason = policy.protected(path)
+        if reason:
+            a.add_safety("protected", f"it writes {path} ({reason})")
+    return paths
+
+
+def _approve(a: Assessment, parsed: ParsedCommand, rules: RuleSet, mode: str,
+             policy: PathPolicy, where: _Where) -> None:
+    """Is every part approved (allow rule, read-only, acceptEdits), and every write?"""
+    elsewhere = where.unknown or len(where.cwds) > 1  # some cd went somewhere else
+    needs: list[str] = []
+    suggestions: list[str] = []
+    owned: set[int] = set()
+    for cmd in parsed.commands:
+        explicit = _allowed_by_rule(cmd, rules)
+        u = _usage(cmd)
+        a.writes = a.writes or not u.read_only
+        blocker, outside = _read_only_blocker(u, cmd, policy, where, elsewhere)
+        ok = explicit is not None or blocker is None or (
+            mode == "acceptEdits" and _accept_edits_ok(u, policy, where)
+        )
+        if not ok:
+            why = blocker or u.reason
+            needs.append(f"`{_short(cmd.source or join(cmd.words))}` is not covered by an "
+                         "allow rule" + (f" ({why})" if why else ""))
+            # A read-only command reading elsewhere: offer that folder, not `Bash(cat *)`.
+            rule = (path_suggestion("Read", outside, policy.scope,
+                                    folder=os.path.isdir(outside)) if outside else suggest(cmd))
+            if rule and rule not in suggestions:
+                suggestions.append(rule)
+        for r in cmd.redirects:
+            owned.add(id(r))
+            if r.writes and not _write_ok(r, explicit is not None, mode, policy, where):
+                needs.append(f"it writes to {r.target.raw if r.target else '?'}")
+                _suggest_edit(r, policy, where, suggestions)
+    for r in parsed.redirects:
+        if r.writes and (r.target is None or r.target.value not in DEVICE_SINKS):
+            a.writes = True
+        if id(r) not in owned and r.writes and not _write_ok(r, False, mode, policy, where):
+            needs.append(f"it writes to {r.target.raw if r.target else '?'}")
+    if needs:
+        a.need = "; ".join(dict.fromkeys(needs))
+        a.suggestions = tuple(suggestions[:MAX_SUGGESTIONS])
+    else:
+        a.approved = Verdict("allow", "every part of it is allowed", "readonly")
+
+
+def _usage(cmd: SimpleCommand) -> Usage:
+    if cmd.kind == "test":
+        return Usage(True)
+    if cmd.kind != "command":
+        return Usage(False, reason="it sets shell variables")
+    if any(w.value is None and "@P" in w.raw for w in cmd.words):
+        return Usage(False, reason="${var@P} expansion can run commands")
+    assigns, words = effective(cmd, deny=False, keep_xargs=True)
+    u = usage(words)
+    if assigns:
+        return Usage(False, u.reads, u.writes, False, u.removes,
+                     "it sets environment variables for the command")
+    return u
+
+
+def _allowed_by_rule(cmd: SimpleCommand, rules: RuleSet) -> Rule | None:
+    """The allow rule that covers this command. A command whose name expands at run time
+    matches only a bare `Bash` rule; one with unsafe `VAR=value` prefixes only a rule that
+    spells them out (so `Bash(* --version)` does not cover `PAGER=x git --version`)."""
+    assigns, words = effective(cmd, deny=False)
+    static_name = bool(words) and words[0].value is not None
+    spellings = forms(cmd, deny=False)
+    for rule in rules.allow:
+        if not is_bash_rule(rule):
+            continue
+        if rule.specifier is None:
+            return rule
+        if not static_name or (assigns and not _ASSIGNMENT.match(rule.specifier)):
+            continue
+        if any(command_matches(rule.specifier, s) for s in spellings):
+            return rule
+    return None
+
+
+def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy, where: _Where,
+                       elsewhere: bool) -> tuple[str | None, str | None]:
+    """(None, None) if it runs as a read-only command; else why not ("" if it simply is
+    not read-only) and the path outside the working folders it reads, if that is why."""
+    if not u.read_only:
+        return "", None
+    _, words = effective(cmd, deny=False, keep_xargs=True)
+    if elsewhere and words and os.path.basename(words[0].text) == "git":
+        return "git after a cd elsewhere could run another repository's configured code", None
+    reads = [*u.reads, *(r.target for r in cmd.redirects if r.reads and r.target)]
+    for word in reads:
+        paths = where.resolve(word)
+        if paths is None:
+            return f"it reads {word.raw}, a path only known when it runs", None
+        outside = next((p for p in paths if not policy.readable(p)), None)
+        if outside is not None:
+            return f"it reads {outside}, outside the working folders", outside
+    return None, None
+
+
+def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
+    if not u.accept_edits:
+        return False
+    for word in (*u.writes, *u.reads):
+        paths = where.resolve(word)
+        if not paths or not all(policy.inside(p) for p in paths):
+            return False
+    return True
+
+
+def _write_ok(r: Redirect, explicit: bool, mode: str, policy: PathPolicy,
+              where: _Where) -> bool:
+    if r.target is None or r.target.value in DEVICE_SINKS:
+        return True
+    paths = None if r.target.glob else where.resolve(r.target)
+    if not paths:
+        return False
+    for path in paths:
+        if policy.allowed(path, write=True):
+            continue
+        if not (policy.inside(path) and (explicit or mode == "acceptEdits")):
+            return False
+    return True
+
+
+def suggest(cmd: SimpleCommand) -> str | None:
+    """The allow rule "always" adds for one command: `Bash(npm test *)`, `Bash(ls *)`."""
+    assigns, words = effective(cmd, deny=False)
+    if not words or words[0].value is None or cmd.kind != "command":
+        return None
+    if assigns:
+        text = join([*assigns, *words])
+        return None if any(c in text for c in "()\n*") else f"Bash({text})"
+    name = words[0].value
+    rule = f"Bash({name} *)"
+    second = words[1].value if len(words) > 1 else None
+    if name in TWO_WORD_TOOLS and second and not second.startswith("-"):
+        rule = f"Bash({name} {second} *)"
+    return None if any(c in rule[5:-1] for c in "()\n") else rule
+
+
+def _suggest_edit(r: Redirect, policy: PathPolicy, where: _Where,
+                  suggestions: list[str]) -> None:
+    paths = where.resolve(r.target) if r.target and not r.target.glob else None
+    if paths and len(paths) == 1 and not policy.protected(paths[0]):
+        rule = path_suggestion("Edit", paths[0], policy.scope)
+        if rule and rule not in suggestions:
+            suggestions.append(rule)
+
+
+def _short(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
