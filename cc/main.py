@@ -147,7 +147,16 @@ def _startup(args: argparse.Namespace) -> Runtime:
     if isinstance(env, dict):
         for key, value in env.items():
             os.environ.setdefault(str(key), str(value))
-    return Runtime(cwd, config, settings, Credentials.from_env())
+    credentials = Credentials.from_env()
+    helper = settings.get("apiKeyHelper")
+    if not credentials.present and isinstance(helper, str) and helper.strip():
+        from cc.core.client import run_api_key_helper
+
+        key, problem = run_api_key_helper(helper)
+        if problem:
+            print(f"Warning: {problem}", file=sys.stderr)
+        credentials.api_key, credentials.from_helper = key, key is not None
+    return Runtime(cwd, config, settings, credentials)
 
 
 def _choose_model(args: argparse.Namespace, settings: Settings) -> str:

@@ -109,11 +109,19 @@ def encode_text(text: str, encoding: Encoding, line_ending: str = "\n") -> bytes
 
 
 def write_bytes(path: Path, data: bytes) -> int:
-    """Blocking: write `data` in place, creating parent folders; the new mtime_ns."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
+    """Blocking: write `data` in place, creating parent folders; the new mtime_ns.
+
+    The path is resolved first (the permission check judged the resolved path) and
+    opened with O_NOFOLLOW, so a symlink swapped in after the check is refused
+    rather than followed somewhere else.
+    """
+    target = Path(os.path.realpath(path))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(target, flags, 0o666)
+    with os.fdopen(fd, "wb") as f:
         f.write(data)
-    return os.stat(path).st_mtime_ns
+    return os.stat(target).st_mtime_ns
 
 
 def kind_problem(path: Path, st: os.stat_result) -> str | None:

@@ -275,3 +275,16 @@ def test_version_does_not_import_the_sdk(project: Project) -> None:
     imported = {line.split("|")[-1].strip() for line in proc.stderr.splitlines() if "|" in line}
     assert "cc.main" in imported
     assert not any(name.split(".")[0] == "anthropic" for name in imported)
+
+
+def test_api_key_helper_supplies_the_key(project: Project) -> None:
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps({"apiKeyHelper": "echo sk-from-helper"}))
+    project.env["ANTHROPIC_API_KEY"] = ""
+    project.api.script(Reply([text("hi")]))
+    run = project.run("-p", "hi", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr
+    assert run.records()[0]["apiKeySource"] == "apiKeyHelper"
+    headers = project.api.requests[0].headers
+    assert "sk-from-helper" in (headers.get("x-api-key", "") + headers.get("authorization", ""))

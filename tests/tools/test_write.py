@@ -193,3 +193,15 @@ def test_flags_and_description() -> None:
     assert not tool.is_read_only(inp) and not tool.is_concurrency_safe(inp)
     text = tool.description()
     assert "Read" in text and "Edit" in text and "README" in text
+
+
+def test_write_bytes_writes_the_resolved_target_and_keeps_the_link(tmp_path: Path) -> None:
+    from cc.tools import file_io
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    link = tmp_path / "link.txt"
+    link.symlink_to(outside)
+    # The resolved target is written, never a link found at open time.
+    file_io.write_bytes(link, b"new")
+    assert outside.read_text() == "new" and link.is_symlink()
