@@ -91,6 +91,8 @@ def _run_interactive(args: argparse.Namespace) -> int:
     from cc.core.client import prefetch_sdk
 
     prefetch_sdk()
+    if not _trust_folder():
+        return 1
     runtime = _startup(args)
     engine = _build_engine(args, runtime)
     _attach_session(args, runtime, engine)
@@ -100,6 +102,25 @@ def _run_interactive(args: argparse.Namespace) -> int:
 
     first = " ".join(args.prompt).strip() or None
     return asyncio.run(run_repl(engine, runtime, first))
+
+
+def _trust_folder() -> bool:
+    """Ask before anything of this folder's own takes effect, once per folder."""
+    from cc.config.paths import config_dir
+    from cc.config.trust import is_trusted, set_trusted
+
+    cwd, config = Path.cwd(), config_dir()
+    if is_trusted(config, cwd):
+        return True
+    from cc.ui.trust_dialog import ask_trust
+
+    if not ask_trust(cwd):
+        return False
+    try:
+        set_trusted(config, cwd)
+    except OSError as exc:
+        print(f"Warning: could not remember the answer: {exc}", file=sys.stderr)
+    return True
 
 
 def _print_prompt(args: argparse.Namespace) -> str:
