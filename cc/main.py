@@ -22,13 +22,15 @@ from cc.cli_args import build_parser, split_tool_list
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
 
+    from cc.commands.context import Services
     from cc.config.settings import Settings
     from cc.core.client import Credentials
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
     from cc.permissions.checker import PermissionChecker
+    from cc.session.transcript import TranscriptWriter
     from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
@@ -88,9 +90,6 @@ def _run_print(args: argparse.Namespace) -> int:
 
 
 def _run_interactive(args: argparse.Namespace) -> int:
-    from cc.core.client import prefetch_sdk
-
-    prefetch_sdk()
     if not _trust_folder():
         return 1
     runtime = _startup(args)
@@ -98,10 +97,68 @@ def _run_interactive(args: argparse.Namespace) -> int:
     _attach_session(args, runtime, engine)
     import asyncio
 
-    from cc.ui.basic_repl import run_repl
+    from cc.ui.repl import run_repl
 
     first = " ".join(args.prompt).strip() or None
-    return asyncio.run(run_repl(engine, runtime, first))
+    if first:  # it goes out at once; otherwise the REPL starts the import once it is drawn
+        from cc.core.client import prefetch_sdk
+
+        prefetch_sdk()
+    services = _repl_services(runtime, engine)
+    return asyncio.run(run_repl(engine, runtime, first, services=services))
+
+
+def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
+    """What the REPL's commands need of the parts it does not own."""
+    from cc.commands.context import Services, SessionSummary
+
+    def sessions() -> list[SessionSummary]:
+        from cc.session.loader import list_sessions
+
+        return [
+            SessionSummary(s.session_id, s.summary or s.first_prompt, s.modified.timestamp(),
+                           s.message_count)
+            for s in list_sessions(runtime.cwd, runtime.config_dir, limit=20)
+            if s.session_id != engine.session_id
+        ]
+
+    def resume(session_id: str) -> None:
+        from cc.session.loader import find_session_by_id
+
+        path = find_session_by_id(runtime.config_dir, session_id, runtime.cwd)
+        if path is None:
+            raise UsageError(f"No conversation found with session ID: {session_id}")
+        _resume_into(engine, runtime, path, fork=False)
+
+    return Services(
+        list_sessions=sessions,
+        resume_session=resume,
+        permit_shell=lambda command, allowed: permit_shell(runtime, engine, command, allowed),
+        grant_tools=lambda rules: _grant_tools(runtime, rules),
+    )
+
+
+def _grant_tools(runtime: Runtime, rules: Sequence[str]) -> Callable[[], None]:
+    from cc.permissions.grants import grant_rules
+
+    if runtime.permissions is None:
+        return lambda: None
+    undo, warnings = grant_rules(runtime.permissions, rules)
+    for warning in warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    return undo
+
+
+async def permit_shell(
+    runtime: Runtime, engine: QueryEngine, command: str, allowed: Sequence[str]
+) -> bool:
+    """May a custom command's `` !`cmd` `` run? Shared by the REPL and print mode."""
+    from cc.permissions.grants import permit_command
+
+    bash = engine.registry.get("Bash")
+    if runtime.permissions is None or bash is None:
+        return False
+    return await permit_command(runtime.permissions, bash, command, allowed)
 
 
 def _trust_folder() -> bool:
@@ -365,9 +422,8 @@ def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEng
     """
     from cc import __version__
     from cc.session.cleanup import cleanup_transcripts
-    from cc.session.loader import find_latest_session, find_session_by_id, load_session
+    from cc.session.loader import find_latest_session, find_session_by_id
     from cc.session.paths import session_path
-    from cc.session.resume import fork_session, resume_writer
     from cc.session.transcript import TranscriptWriter
 
     cwd, config = runtime.cwd, runtime.config_dir
@@ -395,20 +451,11 @@ def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEng
             raise UsageError(f"Session ID {engine.session_id} is already in use")
         writer = new_writer(engine.session_id) if persist else None
     else:
-        loaded = load_session(source)
-        for warning in loaded.warnings:
-            print(f"Warning: {warning}", file=sys.stderr)
-        engine.messages[:] = loaded.messages
-        if args.fork_session:
-            if not args.session_id:
-                engine.config.session_id = _new_session_id()
-            if persist:
-                writer = new_writer(engine.session_id)
-                fork_session(loaded, writer)
-        else:
-            engine.config.session_id = loaded.session_id
-            if persist:
-                writer = resume_writer(loaded, cwd=cwd, version=__version__)
+        if args.fork_session and not args.session_id:
+            engine.config.session_id = _new_session_id()
+        writer = _resume_into(
+            engine, runtime, source, fork=args.fork_session, persist=persist, new_writer=new_writer
+        )
         runtime.resumed = True
 
     engine.transcript = writer
@@ -421,6 +468,46 @@ def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEng
     )
     for warning in warnings:
         print(f"Warning: {warning}", file=sys.stderr)
+
+
+def _resume_into(
+    engine: QueryEngine,
+    runtime: Runtime,
+    path: Path,
+    *,
+    fork: bool,
+    persist: bool = True,
+    new_writer: Callable[[str], TranscriptWriter] | None = None,
+) -> TranscriptWriter | None:
+    """Load the transcript at `path` into `engine`; the writer that continues it.
+
+    With `fork`, the engine keeps its own (new) session id and the conversation is
+    re-recorded into a new file; the old file is left as it is.
+    """
+    from cc import __version__
+    from cc.session.loader import load_session
+    from cc.session.resume import fork_session, resume_writer
+
+    loaded = load_session(path)
+    for warning in loaded.warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
+    if engine.transcript is not None:
+        engine.transcript.close()
+    engine.messages[:] = loaded.messages
+    writer = None
+    if fork:
+        if persist and new_writer is not None:
+            writer = new_writer(engine.session_id)
+            fork_session(loaded, writer)
+    else:
+        engine.config.session_id = loaded.session_id
+        if persist:
+            writer = resume_writer(loaded, cwd=runtime.cwd, version=__version__)
+    engine.transcript = writer
+    if engine.hooks is not None:
+        engine.hooks.session_id = engine.session_id
+        engine.hooks.transcript_path = str(writer.path) if writer else None
+    return writer
 
 
 def _new_session_id() -> str:

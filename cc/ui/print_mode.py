@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from cc import __version__
@@ -19,7 +20,7 @@ from cc.core.events import (
     UserEvent,
 )
 from cc.models.content_blocks import ToolResultBlock
-from cc.models.messages import AssistantMessage, new_uuid
+from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.ui.records import assistant_records, init_record, result_record, user_records
 
 if TYPE_CHECKING:
@@ -56,7 +57,8 @@ async def run_print(
     try:
         for note in await engine.start_session("resume" if runtime.resumed else "startup"):
             print(note, file=sys.stderr)
-        async for event in engine.submit(prompt):
+        message = await _prepare(prompt, engine, runtime)
+        async for event in engine.submit(message):
             if isinstance(event, AssistantEvent):
                 last = event.message
                 if streaming:
@@ -93,6 +95,28 @@ async def run_print(
     else:
         emit(result)
     return 1 if result["is_error"] else 0
+
+
+async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMessage:
+    """The user message for `prompt`: a custom `/command` expanded, `@files` attached."""
+    from cc.commands.registry import prepare_prompt
+    from cc.core.model_catalog import resolve_model
+    from cc.permissions.grants import permit_command
+
+    gate, bash = runtime.permissions, engine.registry.get("Bash")
+
+    async def permit(command: str, allowed: Sequence[str]) -> bool:
+        return gate is not None and bash is not None and await permit_command(
+            gate, bash, command, allowed
+        )
+
+    prepared = await prepare_prompt(
+        prompt, runtime.cwd, runtime.config_dir, session_id=engine.session_id, permit=permit
+    )
+    if prepared.model:
+        engine.set_model(resolve_model(prepared.model))
+    assert prepared.submit is not None
+    return prepared.submit
 
 
 def _text_of(result: dict[str, Any], engine: QueryEngine) -> str:

@@ -288,3 +288,17 @@ def test_api_key_helper_supplies_the_key(project: Project) -> None:
     assert run.records()[0]["apiKeySource"] == "apiKeyHelper"
     headers = project.api.requests[0].headers
     assert "sk-from-helper" in (headers.get("x-api-key", "") + headers.get("authorization", ""))
+
+
+def test_custom_command_expands_in_print_mode(project: Project) -> None:
+    commands = project.root / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "greet.md").write_text(
+        "---\ndescription: Greet someone\nallowed-tools: Bash(echo *)\n---\n"
+        "Say hello to $0 in $1. Date: !`echo today`\n")
+    project.api.script(Reply([text("hello")]))
+    run = project.run("-p", '/greet "Ada Lovelace" French')
+    assert run.returncode == 0, run.stderr
+    sent = json.dumps(project.api.bodies[0]["messages"][0])
+    assert "Say hello to Ada Lovelace in French." in sent
+    assert "Date: today" in sent

@@ -1,0 +1,154 @@
+"""The built-in slash commands that act on the conversation itself.
+
+/help /clear /compact /model /cost /init /exit here; the read-only views (/status,
+/config, /permissions, /hooks, /context) in `info.py`; /resume and /memory in
+`sessions.py`. `BUILTINS` lists them all, in /help order.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from cc import __version__
+from cc.commands.context import CommandContext, CommandResult
+from cc.commands.info import (
+    config_command,
+    context_command,
+    hooks_command,
+    permissions_command,
+    status_command,
+)
+from cc.commands.registry import BuiltinCommand
+from cc.commands.sessions import memory_command, resume_command
+from cc.models.content_blocks import TextBlock
+from cc.models.messages import UserMessage
+
+if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
+
+SHORTCUTS = (
+    "! for shell mode · @ to mention a file · shift+tab to cycle permission modes · "
+    "esc to interrupt · meta+enter or \\ for a new line · ctrl+d to exit"
+)
+
+
+async def help_command(ctx: CommandContext, args: str) -> CommandResult:
+    entries = ctx.commands.entries()
+    builtin_names = {b.name for b in ctx.commands.builtins}
+    width = max((len(e.name) + len(e.argument_hint or "") for e in entries), default=10) + 4
+    ctx.say(f"cc {__version__} · a Claude Code clone", style="bold")
+    ctx.say("")
+    ctx.say("Commands:")
+    for e in entries:
+        if e.name in builtin_names:
+            ctx.say(f"  {_usage(e.name, e.argument_hint):<{width}} {e.description}")
+    custom = [e for e in entries if e.name not in builtin_names]
+    if custom:
+        ctx.say("")
+        ctx.say("Custom commands:")
+        for e in custom:
+            ctx.say(f"  {_usage(e.name, e.argument_hint):<{width}} {e.description}")
+    ctx.say("")
+    ctx.say(SHORTCUTS, style="dim")
+    return CommandResult()
+
+
+def _usage(name: str, hint: str | None) -> str:
+    return f"/{name} {hint}" if hint else f"/{name}"
+
+
+async def clear_command(ctx: CommandContext, args: str) -> CommandResult:
+    """A new conversation under a new session id; SessionEnd/SessionStart hooks say "clear"."""
+    await ctx.engine.end_session("clear")
+    ctx.engine.clear()
+    ctx.say("Started a new conversation.", style="dim")
+    for note in await ctx.engine.start_session("clear"):
+        ctx.say(note, style="yellow")
+    return CommandResult()
+
+
+async def compact_command(ctx: CommandContext, args: str) -> CommandResult:
+    ctx.say("Compaction is not available yet; use /clear to start a new conversation.")
+    return CommandResult()
+
+
+async def model_command(ctx: CommandContext, args: str) -> CommandResult:
+    from cc.core.model_catalog import ALIASES, DEFAULT_MODEL, resolve_model
+
+    if not args:
+        ctx.say(f"Current model: {ctx.engine.model}")
+        ctx.say("Aliases: " + ", ".join(f"{a} ({m})" for a, m in ALIASES.items()), style="dim")
+        ctx.say("Use /model <alias or model id> to switch.", style="dim")
+        return CommandResult()
+    name = DEFAULT_MODEL if args.strip().lower() == "default" else args.strip()
+    model = resolve_model(name)
+    ctx.engine.set_model(model)
+    shown = f"{name} ({model})" if model != name else model
+    ctx.say(f"Set model to {shown}")
+    return CommandResult()
+
+
+async def cost_command(ctx: CommandContext, args: str) -> CommandResult:
+    import time
+
+    from cc.ui.render import render_cost
+
+    added, removed = code_changes(ctx.engine)
+    render_cost(ctx.console, ctx.engine.usage, time.monotonic() - ctx.started, added, removed)
+    return CommandResult()
+
+
+def code_changes(engine: QueryEngine) -> tuple[int, int]:
+    """Lines added and removed by Edit/Write calls in this conversation."""
+    from cc.tools.diff import count_changes
+
+    added = removed = 0
+    for message in engine.messages:
+        data: Any = getattr(message, "tool_use_result", None)
+        for item in data if isinstance(data, list) else [data]:
+            if not isinstance(item, dict):
+                continue
+            if item.get("type") == "create" and isinstance(item.get("content"), str):
+                added += len(item["content"].splitlines())
+            elif isinstance(item.get("structuredPatch"), list):
+                a, r = count_changes(item["structuredPatch"])
+                added, removed = added + a, removed + r
+    return added, removed
+
+
+async def init_command(ctx: CommandContext, args: str) -> CommandResult:
+    from cc.prompts import load_text
+
+    prompt = load_text("commands/init.md").strip()
+    if args:
+        prompt += f"\n\nAlso: {args}"
+    tags = (
+        "<command-name>/init</command-name>\n<command-message>init</command-message>\n"
+        f"<command-args>{args}</command-args>"
+    )
+    message = UserMessage([TextBlock(tags), TextBlock(prompt)])
+    return CommandResult(submit=message)
+
+
+async def exit_command(ctx: CommandContext, args: str) -> CommandResult:
+    return CommandResult(exit=True)
+
+
+BUILTINS: tuple[BuiltinCommand, ...] = (
+    BuiltinCommand("help", "Show commands and shortcuts", help_command),
+    BuiltinCommand("clear", "Start a new conversation (history is kept on disk)", clear_command),
+    BuiltinCommand("compact", "Summarize the conversation to free context", compact_command,
+                   argument_hint="[instructions]"),
+    BuiltinCommand("model", "Show or set the model", model_command, argument_hint="[name]"),
+    BuiltinCommand("cost", "Tokens and cost of this session", cost_command),
+    BuiltinCommand("status", "Version, model, session, permission mode, API key", status_command),
+    BuiltinCommand("config", "Show the merged settings", config_command),
+    BuiltinCommand("permissions", "List permission rules", permissions_command),
+    BuiltinCommand("hooks", "List configured hooks", hooks_command),
+    BuiltinCommand("context", "What fills the context window", context_command),
+    BuiltinCommand("memory", "Edit a CLAUDE.md memory file", memory_command),
+    BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
+    BuiltinCommand("resume", "Resume an earlier conversation", resume_command,
+                   argument_hint="[session id]"),
+    BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
+)

@@ -1,0 +1,261 @@
+"""Custom slash commands: Markdown files whose body becomes the prompt.
+
+    .claude/commands/review.md            /review            (project)
+    .claude/commands/frontend/comp.md     /comp, /frontend:comp   (project:frontend)
+    <config>/commands/commit.md           /commit            (user)
+
+Frontmatter (YAML): `description`, `argument-hint`, `allowed-tools`, `model`,
+`disable-model-invocation`, `arguments` (names for positional arguments).
+Expansion, in order:
+  1. arguments: `$ARGUMENTS` (all), `$ARGUMENTS[N]` and `$N` (0-based, split
+     shell-style), named `$name`; `\\$` escapes; an unmatched `$N` stays as typed;
+     without any placeholder the arguments are appended as "ARGUMENTS: …";
+     `${CLAUDE_SESSION_ID}`, `${CLAUDE_PROJECT_DIR}`, `${CLAUDE_SKILL_DIR}`;
+  2. `@path` mentions attach files (`mentions.py`);
+  3. `` !`cmd` `` runs the command and puts its output in place (not re-scanned).
+A project command beats a user command of the same name.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "CommandError", "CustomCommand", "ExpandedCommand", "expand_command", "load_custom_commands",
+    "split_arguments", "split_frontmatter", "substitute_arguments",
+]
+
+from cc.commands import CommandError
+from cc.commands.inline_bash import run_inline_bash
+from cc.commands.mentions import mention_blocks
+from cc.models.content_blocks import TextBlock
+from cc.models.messages import UserMessage
+
+_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
+_PLACEHOLDER = re.compile(
+    r"\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w\[])|\$(\d+)|\$\{(CLAUDE_[A-Z_]+)\}|\$([A-Za-z_]\w*)"
+)
+
+
+@dataclass(frozen=True)
+class CustomCommand:
+    name: str
+    scope: str  #: "project" or "user"
+    path: Path
+    body: str
+    namespace: str | None = None  #: the subfolder, e.g. "frontend"
+    description: str = ""
+    argument_hint: str | None = None
+    allowed_tools: tuple[str, ...] = ()
+    model: str | None = None
+    disable_model_invocation: bool = False
+    argument_names: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        """What /help shows after the description: "(project)", "(user:git)"."""
+        return f"({self.scope}:{self.namespace})" if self.namespace else f"({self.scope})"
+
+    @property
+    def qualified_name(self) -> str:
+        """`folder:name` for a command in a subfolder, else the name."""
+        return f"{self.namespace}:{self.name}" if self.namespace else self.name
+
+
+@dataclass(frozen=True)
+class ExpandedCommand:
+    command: CustomCommand
+    args: str
+    prompt: str  #: the body after expansion
+    message: UserMessage  #: what goes to the model
+    attachments: list[TextBlock] = field(default_factory=list)
+
+
+def command_dirs(cwd: Path, config_dir: Path) -> list[tuple[str, Path]]:
+    return [("project", cwd / ".claude" / "commands"), ("user", config_dir / "commands")]
+
+
+def load_custom_commands(cwd: Path, config_dir: Path) -> list[CustomCommand]:
+    """Every command file found; of two with the same name and folder, the project's wins."""
+    found: dict[str, CustomCommand] = {}
+    for scope, root in command_dirs(cwd, config_dir):
+        if not root.is_dir():
+            continue
+        for path in sorted(root.rglob("*.md")):
+            if not path.is_file():
+                continue
+            folder = path.parent.relative_to(root).as_posix()
+            namespace = None if folder == "." else folder.replace("/", ":")
+            try:
+                command = parse_command_file(path, scope, namespace)
+            except OSError:
+                continue
+            found.setdefault(command.qualified_name, command)
+    return list(found.values())
+
+
+def parse_command_file(path: Path, scope: str, namespace: str | None = None) -> CustomCommand:
+    meta, body = split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
+    return CustomCommand(
+        name=path.stem,
+        scope=scope,
+        path=path,
+        body=body,
+        namespace=namespace,
+        description=_text(meta.get("description")) or _first_line(body),
+        argument_hint=_text(meta.get("argument-hint")) or None,
+        allowed_tools=tuple(_tool_list(meta.get("allowed-tools"))),
+        model=_text(meta.get("model")) or None,
+        disable_model_invocation=_flag(meta.get("disable-model-invocation")),
+        argument_names=tuple(_names(meta.get("arguments"))),
+    )
+
+
+def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
+    """(frontmatter mapping, body). Frontmatter that is not YAML is read as `key: value` lines."""
+    match = _FRONTMATTER.match(text)
+    if not match:
+        return {}, text
+    raw, body = match.group(1), text[match.end() :]
+    import yaml
+
+    try:
+        meta = yaml.safe_load(raw)
+    except yaml.YAMLError:
+        meta = None
+    if not isinstance(meta, dict):
+        meta = {}
+        for line in raw.splitlines():
+            key, sep, value = line.partition(":")
+            if sep and key.strip():
+                meta[key.strip()] = value.strip()
+    return {str(k): v for k, v in meta.items()}, body
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _flag(value: Any) -> bool:
+    return value is True or str(value).strip().lower() in ("true", "yes", "1")
+
+
+def _first_line(body: str) -> str:
+    for line in body.splitlines():
+        line = line.strip().lstrip("#").strip()
+        if line:
+            return line if len(line) <= 100 else line[:99] + "…"
+    return ""
+
+
+def _tool_list(value: Any) -> list[str]:
+    """`Bash(git add:*), Read` or a YAML list, split on commas outside parentheses."""
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    out, depth, current = [], 0, ""
+    for ch in _text(value):
+        depth += (ch == "(") - (ch == ")")
+        if ch == "," and depth == 0:
+            out.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    out.append(current.strip())
+    return [t for t in out if t]
+
+
+def _names(value: Any) -> list[str]:
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return _text(value).replace(",", " ").split()
+
+
+# --- expansion ----------------------------------------------------------------------
+
+
+def split_arguments(args: str) -> list[str]:
+    """Shell-style words (`"hello world"` is one); unbalanced quotes fall back to spaces."""
+    try:
+        return shlex.split(args)
+    except ValueError:
+        return args.split()
+
+
+def substitute_arguments(
+    body: str,
+    args: str,
+    *,
+    names: tuple[str, ...] = (),
+    variables: Mapping[str, str] | None = None,
+) -> str:
+    """`body` with the argument placeholders filled in (step 1 above)."""
+    words = split_arguments(args)
+    variables = variables or {}
+    used = False
+
+    def fill(m: re.Match[str]) -> str:
+        nonlocal used
+        whole, index, number, var, name = m.group(0), m.group(1), m.group(2), m.group(3), m.group(4)
+        if whole == "\\$":
+            return "$"
+        if var is not None:
+            return variables.get(var, whole)
+        if name is not None:
+            if name in names:
+                used = True
+                i = names.index(name)
+                return words[i] if i < len(words) else ""
+            return whole
+        used = True
+        if index is not None:
+            i = int(index)
+            return words[i] if i < len(words) else ""
+        if number is not None:
+            i = int(number)
+            return words[i] if i < len(words) else whole
+        return args
+
+    out = _PLACEHOLDER.sub(fill, body)
+    if not used and args.strip():
+        out = out.rstrip("\n") + f"\n\nARGUMENTS: {args.strip()}"
+    return out
+
+
+def command_tags(command: CustomCommand, args: str) -> str:
+    """How a slash invocation is recorded in the conversation (Claude Code's tags)."""
+    return (
+        f"<command-name>/{command.name}</command-name>\n"
+        f"<command-message>{command.name}</command-message>\n"
+        f"<command-args>{args}</command-args>"
+    )
+
+
+async def expand_command(
+    command: CustomCommand,
+    args: str,
+    *,
+    cwd: Path,
+    session_id: str = "",
+    permit: Callable[[str], Awaitable[bool]] | None = None,
+) -> ExpandedCommand:
+    """The prompt and user message for `/name args`. Raises CommandError."""
+    variables = {
+        "CLAUDE_SESSION_ID": session_id,
+        "CLAUDE_PROJECT_DIR": str(cwd),
+        "CLAUDE_SKILL_DIR": str(command.path.parent),
+    }
+    text = substitute_arguments(
+        command.body, args.strip(), names=command.argument_names, variables=variables
+    )
+    attachments = mention_blocks(text, cwd)
+    text = await run_inline_bash(text, cwd, permit=permit)
+    blocks = [TextBlock(command_tags(command, args.strip()))]
+    if text.strip():
+        blocks.append(TextBlock(text))
+    message = UserMessage([*blocks, *attachments])
+    return ExpandedCommand(command, args.strip(), text, message, attachments)

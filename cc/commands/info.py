@@ -1,0 +1,129 @@
+"""Read-only views: /status, /config, /permissions, /hooks, /context."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from cc import __version__
+from cc.commands.context import CommandContext, CommandResult
+
+
+def current_mode(ctx: CommandContext) -> str:
+    """The permission checker's mode when there is one, else the engine's."""
+    checker = getattr(ctx.runtime, "permissions", None)
+    return str(getattr(checker, "mode", None) or ctx.engine.config.permission_mode)
+
+
+def key_source(ctx: CommandContext) -> str:
+    creds = ctx.runtime.credentials
+    if creds.api_key:
+        return creds.source
+    if creds.auth_token:
+        return "ANTHROPIC_AUTH_TOKEN"
+    return "none (set ANTHROPIC_API_KEY)"
+
+
+async def status_command(ctx: CommandContext, args: str) -> CommandResult:
+    engine, runtime = ctx.engine, ctx.runtime
+    rows = [
+        ("Version", __version__),
+        ("Model", engine.model),
+        ("Working folder", str(runtime.cwd)),
+        ("Session ID", engine.session_id),
+        ("Permission mode", current_mode(ctx)),
+        ("API key source", key_source(ctx)),
+    ]
+    if runtime.credentials.base_url:
+        rows.append(("API base URL", runtime.credentials.base_url))
+    files = [f"{f.source} ({f.path})" if f.path else f.source for f in runtime.settings.files]
+    rows.append(("Setting sources", ", ".join(files) or "none"))
+    for label, value in rows:
+        ctx.say(f"{label + ':':<17} {value}")
+    return CommandResult()
+
+
+async def config_command(ctx: CommandContext, args: str) -> CommandResult:
+    settings = ctx.runtime.settings
+    for f in settings.files:
+        ctx.say(f"{f.source}: {f.path or '--settings'}", style="dim")
+    ctx.say(json.dumps(settings.merged, indent=2, ensure_ascii=False) if settings.merged else "{}")
+    return CommandResult()
+
+
+def _rules(ctx: CommandContext) -> Mapping[str, Sequence[str]]:
+    if ctx.services.permission_rules is not None:
+        return ctx.services.permission_rules()
+    checker = getattr(ctx.runtime, "permissions", None)
+    if checker is not None and hasattr(checker, "rules_summary"):
+        return checker.rules_summary()  # type: ignore[no-any-return]
+    perms = ctx.runtime.settings.get("permissions") or {}
+    if not isinstance(perms, dict):
+        return {}
+    return {k: list(perms.get(k) or []) for k in ("allow", "ask", "deny")}
+
+
+async def permissions_command(ctx: CommandContext, args: str) -> CommandResult:
+    ctx.say(f"Permission mode: {current_mode(ctx)}")
+    rules = _rules(ctx)
+    for kind in ("allow", "ask", "deny"):
+        ctx.say(f"{kind.capitalize()}:")
+        listed = list(rules.get(kind) or [])
+        for rule in listed:
+            ctx.say(f"  {rule}")
+        if not listed:
+            ctx.say("  (none)", style="dim")
+    return CommandResult()
+
+
+async def hooks_command(ctx: CommandContext, args: str) -> CommandResult:
+    if ctx.services.hooks_config is not None:
+        config: Any = ctx.services.hooks_config()
+    else:
+        config = ctx.runtime.settings.get("hooks") or {}
+    if not isinstance(config, Mapping) or not config:
+        ctx.say("No hooks configured.")
+        return CommandResult()
+    for event, groups in config.items():
+        ctx.say(str(event), style="bold")
+        for group in groups if isinstance(groups, list) else []:
+            if not isinstance(group, Mapping):
+                continue
+            matcher = group.get("matcher") or "*"
+            for hook in group.get("hooks") or []:
+                if isinstance(hook, Mapping):
+                    ctx.say(f"  {matcher}  →  {_hook_text(hook)}")
+    return CommandResult()
+
+
+def _hook_text(hook: Mapping[str, Any]) -> str:
+    kind = str(hook.get("type", "command"))
+    what = hook.get("command") or hook.get("prompt") or hook.get("url") or ""
+    timeout = f" (timeout {hook['timeout']}s)" if hook.get("timeout") else ""
+    return f"{kind}: {what}{timeout}"
+
+
+def _tokens(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False).encode()) // 4
+
+
+async def context_command(ctx: CommandContext, args: str) -> CommandResult:
+    from cc.core.model_catalog import model_info
+    from cc.models.messages import normalize_messages_for_api
+    from cc.ui.render import format_tokens
+
+    engine = ctx.engine
+    sections = list(engine.config.system)
+    memory = sum(len(s.text.encode()) // 4 for s in sections if s.name in ("claude_md", "memory"))
+    system = sum(len(s.text.encode()) // 4 for s in sections) - memory
+    tools = _tokens(engine.registry.api_definitions())
+    messages = _tokens(normalize_messages_for_api(engine.messages)) if engine.messages else 0
+    window = model_info(engine.model).context_window
+    used = system + memory + tools + messages
+    ctx.say(f"Context: {engine.model} · {format_tokens(used)}/{format_tokens(window)} tokens "
+            f"({used * 100 / window:.1f}%) · estimated as bytes / 4")
+    for label, n in (("System prompt", system), ("Tools", tools), ("Memory files", memory),
+                     ("Messages", messages), ("Free space", max(window - used, 0))):
+        ctx.say(f"  {label:<15}{format_tokens(n):>8}  {n * 100 / window:5.1f}%")
+    return CommandResult()

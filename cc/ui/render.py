@@ -1,0 +1,445 @@
+"""How the conversation looks in a terminal: pure functions that print to a rich Console.
+
+    ● Read(src/calc.py)                      tool_line + result_line, after the call
+      ⎿  Read 12 lines
+    ● Update(src/calc.py)
+      ⎿  Updated src/calc.py with 1 addition and 1 removal
+           2 -    return a - b                   diff (green +, red -, line numbers)
+           2 +    return a + b
+
+Nothing here reads files, the clock or the environment: callers pass what is shown, so
+golden tests can print to `Console(file=StringIO(), width=100, color_system=None)`.
+This module imports rich; the REPL imports it after the prompt is up.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from cc.models.usage import UsageTotals
+    from cc.permissions.ask import PermissionRequest
+    from cc.tools.base import ToolResult
+
+DOT = "●"
+RESULT = "  ⎿  "
+MAX_ARG_CHARS = 160
+WRITE_PREVIEW_LINES = 10
+#: Names shown for tools whose Claude Code display name differs from the API name.
+DISPLAY_NAMES = {"Edit": "Update"}
+_TOOL_ERROR = re.compile(r"</?tool_use_error>")
+
+
+# --- tool calls ----------------------------------------------------------------------
+
+
+def shown_path(path: str, cwd: Path) -> str:
+    """`path` relative to `cwd` when it lies inside it."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return str(p.relative_to(cwd)) or "."
+        except ValueError:
+            return path
+    return path
+
+
+def _cut(text: str, limit: int = MAX_ARG_CHARS) -> str:
+    text = " ".join(text.split()) if "\n" in text else text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def tool_argument(name: str, tool_input: dict[str, Any], cwd: Path) -> str:
+    """The main argument, as Claude Code shows it between the parentheses."""
+    inp = tool_input
+    if name == "Bash":
+        return _cut(str(inp.get("command", "")))
+    if name in ("Grep", "Glob"):
+        parts = [f'pattern: "{inp.get("pattern", "")}"']
+        if inp.get("path"):
+            parts.append(f'path: "{shown_path(str(inp["path"]), cwd)}"')
+        return _cut(", ".join(parts))
+    for key in ("file_path", "notebook_path", "path"):
+        if isinstance(inp.get(key), str):
+            return shown_path(inp[key], cwd)
+    for key in ("url", "query", "task_id", "description", "prompt"):
+        if isinstance(inp.get(key), str):
+            return _cut(inp[key])
+    return _cut(json.dumps(inp, ensure_ascii=False)) if inp else ""
+
+
+def fit(label: str, width: int) -> str:
+    """`label` cut to `width` columns, keeping its closing parenthesis."""
+    if len(label) <= width:
+        return label
+    tail = "…)" if label.endswith(")") else "…"
+    return label[: max(1, width - len(tail))] + tail
+
+
+def tool_label(name: str, tool_input: dict[str, Any], cwd: Path) -> str:
+    arg = tool_argument(name, tool_input, cwd)
+    shown = DISPLAY_NAMES.get(name, name)
+    return f"{shown}({arg})" if arg else shown
+
+
+def error_line(result: ToolResult) -> str:
+    """The first line of a failed call's error, tags removed."""
+    content = result.content
+    if not isinstance(content, str):
+        content = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
+    lines = [ln.strip() for ln in _TOOL_ERROR.sub("", content).splitlines() if ln.strip()]
+    return lines[0] if lines else (result.summary or "failed")
+
+
+def render_tool_use(
+    console: Console, name: str, tool_input: dict[str, Any], cwd: Path, *, failed: bool = False
+) -> None:
+    line = Text()
+    line.append(DOT + " ", style="red" if failed else "green")
+    line.append(fit(tool_label(name, tool_input, cwd), console.width - 2), style="bold")
+    console.print(line, overflow="fold")
+
+
+def result_line(console: Console, text: str, style: str = "") -> None:
+    """`  ⎿  text`, wrapped lines indented under the text."""
+    grid = Table.grid()
+    grid.add_column(width=len(RESULT), no_wrap=True)
+    grid.add_column(overflow="fold")
+    grid.add_row(RESULT, Text(text, style=style))
+    console.print(grid)
+
+
+def render_tool_result(
+    console: Console, name: str, tool_input: dict[str, Any], result: ToolResult, cwd: Path
+) -> None:
+    if result.is_error:
+        result_line(console, "Error: " + error_line(result), "red")
+        return
+    result_line(console, result.summary or "Done")
+    data = result.data if isinstance(result.data, dict) else {}
+    hunks = data.get("structuredPatch")
+    if name in ("Edit", "Write", "MultiEdit") and hunks:
+        render_diff(console, hunks)
+    elif name == "Write" and data.get("type") == "create" and isinstance(data.get("content"), str):
+        render_new_file(console, data["content"])
+
+
+def render_tool(
+    console: Console, name: str, tool_input: dict[str, Any], result: ToolResult, cwd: Path
+) -> None:
+    """A finished tool call: its line, then its result."""
+    render_tool_use(console, name, tool_input, cwd, failed=result.is_error)
+    render_tool_result(console, name, tool_input, result, cwd)
+
+
+# --- diffs ---------------------------------------------------------------------------
+
+
+def diff_text(hunks: Sequence[dict[str, Any]], indent: int = 6) -> Text:
+    """Hunks as numbered lines: context plain, removals red, additions green."""
+    width = 1
+    for h in hunks:
+        ends = (h["oldStart"] + h["oldLines"], h["newStart"] + h["newLines"])
+        width = max(width, *(len(str(n)) for n in ends))
+    out = Text()
+    pad = " " * indent
+    for i, hunk in enumerate(hunks):
+        if i:
+            out.append(pad + "…\n", style="dim")
+        old, new = hunk["oldStart"], hunk["newStart"]
+        for line in hunk["lines"]:
+            sign, body = line[:1], line[1:]
+            if sign == "\\":
+                continue
+            if sign == "-":
+                out.append(f"{pad}{old:>{width}} - {body}\n", style="red")
+                old += 1
+            elif sign == "+":
+                out.append(f"{pad}{new:>{width}} + {body}\n", style="green")
+                new += 1
+            else:
+                out.append(f"{pad}{new:>{width}}   {body}".rstrip() + "\n")
+                old += 1
+                new += 1
+    out.rstrip()
+    return out
+
+
+def render_diff(console: Console, hunks: Sequence[dict[str, Any]], indent: int = 6) -> None:
+    console.print(diff_text(hunks, indent), overflow="fold")
+
+
+def new_file_hunk(content: str) -> tuple[dict[str, Any], int]:
+    """A created file's first lines as one hunk of additions, and how many lines are left out."""
+    lines = content.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    shown = lines[:WRITE_PREVIEW_LINES]
+    hunk = {"oldStart": 1, "oldLines": 0, "newStart": 1, "newLines": len(shown),
+            "lines": ["+" + ln for ln in shown]}
+    return hunk, len(lines) - len(shown)
+
+
+def render_new_file(console: Console, content: str, indent: int = 6) -> None:
+    hunk, more = new_file_hunk(content)
+    render_diff(console, [hunk], indent)
+    if more:
+        console.print(Text(f"{' ' * indent}… +{more} lines", style="dim"))
+
+
+# --- assistant text, notices, errors --------------------------------------------------
+
+
+_markdown_class: Any = None
+
+
+def _markdown_type() -> Any:
+    """rich's Markdown, with code blocks on the terminal's own background and no padding."""
+    global _markdown_class
+    if _markdown_class is None:
+        from rich.markdown import CodeBlock, Heading, Markdown
+        from rich.syntax import Syntax
+
+        class _Code(CodeBlock):
+            def __rich_console__(self, console: Any, options: Any) -> Any:
+                yield Syntax(str(self.text).rstrip(), self.lexer_name, theme=self.theme,
+                             word_wrap=True, background_color="default")
+
+        class _Heading(Heading):
+            LEVEL_ALIGN = dict.fromkeys(Heading.LEVEL_ALIGN, "left")  # type: ignore[arg-type]
+
+        class _Markdown(Markdown):
+            elements = {**Markdown.elements, "fence": _Code, "code_block": _Code,
+                        "heading_open": _Heading}
+
+        _markdown_class = _Markdown
+    return _markdown_class
+
+
+def markdown(text: str) -> RenderableType:
+    return _markdown_type()(text, code_theme="monokai", hyperlinks=False)  # type: ignore[no-any-return]
+
+
+def render_markdown(console: Console, text: str, *, first: bool = True) -> None:
+    """Assistant text as Markdown, after a "●" (or its indent, for a later part)."""
+    from rich.segment import SegmentLines
+
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(width=1, no_wrap=True)
+    grid.add_column(ratio=1)
+    grid.add_row(DOT if first else "", markdown(text.strip("\n")))
+    lines = console.render_lines(grid, pad=False)
+    blank = [not "".join(seg.text for seg in line).strip() for line in lines]
+    first_line = blank.index(False) if False in blank else len(lines)
+    last_line = len(blank) - blank[::-1].index(False) if False in blank else first_line
+    console.print(SegmentLines(lines[first_line:last_line], new_lines=True), end="")
+
+
+def render_user_prompt(console: Console, text: str) -> None:
+    console.print(Text("> " + text.replace("\n", "\n  "), style="dim"), overflow="fold")
+
+
+def render_error(console: Console, message: str) -> None:
+    first = next((ln for ln in message.splitlines() if ln.strip()), message)
+    result_line(console, first, "red")
+
+
+def render_notice(console: Console, message: str, style: str = "dim") -> None:
+    result_line(console, message, style)
+
+
+def render_retry(
+    console: Console, message: str, attempt: int, max_retries: int, delay_s: float
+) -> None:
+    text = f"{message} · Retrying in {delay_s:.0f}s… (attempt {attempt}/{max_retries})"
+    render_notice(console, text, style="yellow")
+
+
+def render_shell(
+    console: Console, command: str, stdout: str, stderr: str, code: int | None
+) -> None:
+    """A typed `!command` and its output."""
+    console.print(Text("! " + command, style="magenta"), overflow="fold")
+    body = stdout.rstrip("\n") + ("\n" + stderr.rstrip("\n") if stderr.strip() else "")
+    body = body.strip("\n")
+    lines = body.splitlines() or ["(No output)"]
+    for i, line in enumerate(lines):
+        console.print(Text((RESULT if i == 0 else "     ") + line), overflow="fold")
+    if code not in (0, None):
+        render_notice(console, f"exit {code}", style="red")
+
+
+# --- /cost ---------------------------------------------------------------------------
+
+
+def format_tokens(n: int) -> str:
+    if n < 1000:
+        return str(n)
+    if n < 1_000_000:
+        return f"{n / 1000:.1f}k"
+    return f"{n / 1_000_000:.1f}m"
+
+
+def format_cost(usd: float) -> str:
+    return f"${usd:.2f}" if usd > 0.5 else f"${usd:.4f}"
+
+
+def format_duration(seconds: float) -> str:
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{int(minutes)}m {secs:.1f}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{int(hours)}h {int(minutes)}m {secs:.0f}s"
+
+
+def render_cost(
+    console: Console,
+    usage: UsageTotals,
+    wall_s: float,
+    lines_added: int = 0,
+    lines_removed: int = 0,
+) -> None:
+    rows = [
+        ("Total cost:", format_cost(usage.cost_usd)),
+        ("Total duration (API):", format_duration(usage.api_duration_ms / 1000)),
+        ("Total duration (wall):", format_duration(wall_s)),
+        ("Total code changes:", f"{lines_added} {_plural(lines_added, 'line')} added, "
+                                f"{lines_removed} {_plural(lines_removed, 'line')} removed"),
+    ]
+    lines = [f"{label:<23}{value}" for label, value in rows]
+    if usage.by_model:
+        lines.append("Usage by model:")
+        width = max(len(m) for m in usage.by_model) + 1
+        for model, u in usage.by_model.items():
+            lines.append(
+                f"    {model + ':':>{width}}  {format_tokens(u.input_tokens)} input, "
+                f"{format_tokens(u.output_tokens)} output, "
+                f"{format_tokens(u.cache_read_input_tokens)} cache read, "
+                f"{format_tokens(u.cache_creation_input_tokens)} cache write "
+                f"({format_cost(u.cost_usd(model))})"
+            )
+    else:
+        lines.append("Usage:                 0 input, 0 output, 0 cache read, 0 cache write")
+    console.print(Text("\n".join(lines)), overflow="fold")
+
+
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+# --- the permission dialog ------------------------------------------------------------
+
+
+def permission_title(request: PermissionRequest) -> str:
+    return {"Bash": "Bash command", "Edit": "Edit file", "Write": "Write file",
+            "Read": "Read file", "WebFetch": "Fetch"}.get(request.tool_name, request.tool_name)
+
+
+#: Tools whose "don't ask again" means "accept edits for this session" when no rule is offered.
+EDIT_TOOLS = ("Edit", "Write", "MultiEdit", "NotebookEdit")
+
+
+def permission_choices(request: PermissionRequest) -> list[tuple[str, str]]:
+    """(kind, label) of each choice, in order: "yes", then "always" or "accept_edits", then "no"."""
+    choices = [("yes", "Yes")]
+    if request.suggestions:
+        choices.append(("always", "Yes, and don't ask again for " + ", ".join(request.suggestions)))
+    elif request.tool_name in EDIT_TOOLS:
+        choices.append(("accept_edits", "Yes, allow all edits during this session (shift+tab)"))
+    choices.append(("no", "No, and tell Claude what to do differently (esc)"))
+    return choices
+
+
+def permission_options(request: PermissionRequest) -> list[str]:
+    return [label for _, label in permission_choices(request)]
+
+
+def _question(request: PermissionRequest, cwd: Path) -> str:
+    path = request.tool_input.get("file_path")
+    if request.tool_name == "Edit" and isinstance(path, str):
+        return f"Do you want to make this edit to {Path(path).name}?"
+    if request.tool_name == "Write" and isinstance(path, str):
+        return f"Do you want to write {Path(path).name}?"
+    return "Do you want to proceed?"
+
+
+def _dialog_body(
+    request: PermissionRequest, cwd: Path, hunks: Sequence[dict[str, Any]] | None
+) -> list[RenderableType]:
+    inp = request.tool_input
+    body: list[RenderableType] = []
+    if request.tool_name == "Bash":
+        body.append(Text("  " + str(inp.get("command", "")), overflow="fold"))
+        if inp.get("description"):
+            body.append(Text("  " + str(inp["description"]), style="dim"))
+    elif request.tool_name in ("Edit", "Write") and isinstance(inp.get("file_path"), str):
+        body.append(Text("  " + shown_path(inp["file_path"], cwd), style="bold"))
+        if hunks:
+            body.append(diff_text(hunks, indent=2))
+        elif request.tool_name == "Write" and isinstance(inp.get("content"), str):
+            body.append(diff_text([new_file_hunk(inp["content"])[0]], indent=2))
+    else:
+        body.append(Text("  " + tool_label(request.tool_name, inp, cwd), overflow="fold"))
+        if request.description:
+            body.append(Text("  " + request.description, style="dim"))
+    if request.reason:
+        body.append(Text("  " + request.reason, style="dim"))
+    return body
+
+
+def permission_dialog(
+    request: PermissionRequest,
+    cwd: Path,
+    selected: int = 0,
+    hunks: Sequence[dict[str, Any]] | None = None,
+    feedback: str | None = None,
+) -> RenderableType:
+    """The dialog; `feedback` (not None) once "No" is chosen and a reason is being typed."""
+    from rich.panel import Panel
+
+    parts: list[RenderableType] = [Text(permission_title(request), style="bold"), Text("")]
+    parts += _dialog_body(request, cwd, hunks)
+    parts.append(Text(""))
+    if feedback is not None:
+        parts.append(Text("Tell Claude what to do differently (enter to send, esc to skip):"))
+    else:
+        parts.append(Text(_question(request, cwd)))
+        parts += list(_option_lines(permission_options(request), selected))
+    return Panel(Group(*parts), border_style="yellow", padding=(0, 1), expand=True)
+
+
+def _option_lines(options: Iterable[str], selected: int) -> Iterable[Text]:
+    for i, option in enumerate(options):
+        mark = "❯ " if i == selected else "  "
+        yield Text(f"{mark}{i + 1}. {option}", style="cyan" if i == selected else "")
+
+
+def render_permission_dialog(
+    console: Console,
+    request: PermissionRequest,
+    cwd: Path,
+    selected: int = 0,
+    hunks: Sequence[dict[str, Any]] | None = None,
+    feedback: str | None = None,
+) -> None:
+    console.print(permission_dialog(request, cwd, selected, hunks, feedback))
+
+
+def choice_dialog(title: str, options: Sequence[str], selected: int = 0) -> RenderableType:
+    """A picker (/resume, /memory): ↑/↓ or a number, Enter, Esc to cancel."""
+    from rich.panel import Panel
+
+    parts: list[RenderableType] = [Text(title, style="bold"), Text("")]
+    parts += list(_option_lines(options, selected))
+    parts += [Text(""), Text("↑/↓ to move · enter to choose · esc to cancel", style="dim")]
+    return Panel(Group(*parts), border_style="blue", padding=(0, 1), expand=True)

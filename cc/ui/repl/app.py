@@ -1,0 +1,439 @@
+"""The interactive REPL: a prompt that stays up while turns run.
+
+One prompt_toolkit PromptSession runs for the whole session. Enter queues the input;
+a worker task takes inputs one at a time: `!` shell lines, slash commands, prompts.
+A turn runs as a task the worker awaits, so the prompt keeps accepting input (shown
+as queued) and Esc / Ctrl-C cancel the turn at once. Output is printed above the
+prompt; the live area (streaming text, running tools, spinner, dialogs) sits just
+above the input line. All logic below the UI lives in `cc.commands` / the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cc import __version__
+from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_await
+from cc.commands.registry import CommandRegistry, resolve_input
+from cc.ui.repl.dialogs import Dialogs, Pending
+from cc.ui.repl.live import Fragments, Live, live_fragments
+from cc.ui.repl.printer import Printer, color_enabled
+
+if TYPE_CHECKING:
+    from prompt_toolkit import PromptSession
+
+    from cc.core.query_engine import QueryEngine
+    from cc.main import Runtime
+    from cc.models.messages import UserMessage
+    from cc.ui.repl.turn_view import TurnView
+
+TICK_S = 0.1
+FLASH_S = 1.5
+_STYLE = {
+    "bottom-toolbar": "noreverse",
+    "prompt": "bold",
+    "dim": "#8a8a8a",
+    "spinner": "#d77757",
+    "warning": "#d7af00",
+    "mode": "#af87ff",
+    "plan": "#5fafaf",
+}
+
+
+async def run_repl(
+    engine: QueryEngine,
+    runtime: Runtime,
+    first: str | None = None,
+    *,
+    services: Services | None = None,
+    dialogs: Dialogs | None = None,
+) -> int:
+    """Run the REPL until /exit, Ctrl-D or Ctrl-C twice; 0 on a normal exit."""
+    return await Repl(engine, runtime, services, dialogs).run(first)
+
+
+def _warm_imports() -> None:
+    """Import rich and our renderer in the background once the prompt is up."""
+    import rich.markdown  # noqa: F401
+    import rich.panel  # noqa: F401
+    import rich.syntax  # noqa: F401
+
+    import cc.ui.render  # noqa: F401
+    import cc.ui.repl.turn_view  # noqa: F401
+
+
+class Repl:
+    def __init__(
+        self,
+        engine: QueryEngine,
+        runtime: Runtime,
+        services: Services | None,
+        dialogs: Dialogs | None,
+    ) -> None:
+        self.engine, self.runtime = engine, runtime
+        self.cwd: Path = runtime.cwd
+        self.services = services or Services()
+        self.dialogs = dialogs or Dialogs(runtime.cwd)
+        self.dialogs.on_change = self.invalidate
+        self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
+        self.live = Live(on_change=self.invalidate)
+        self.printer = Printer()
+        self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir)
+        self.session: PromptSession[Any] | None = None
+        self.busy = False
+        self.exiting = False
+        self.last_ctrl_c = 0.0
+        self.started = time.monotonic()
+        self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
+        if self.gate is not None and getattr(self.gate, "ask", None) is None:
+            self.gate.ask = self.dialogs  # someone to ask: the person at this terminal
+        self.mode = str(getattr(self.gate, "mode", None) or engine.config.permission_mode)
+        self._initial_mode = self.mode
+        self._wakeup = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._view: TurnView | None = None
+        self._flash: tuple[str, float] | None = None
+        self._dialog_cache: tuple[tuple[Any, ...], str] | None = None
+        self._warned = 0
+
+    # --- the session --------------------------------------------------------------
+
+    async def run(self, first: str | None) -> int:
+        self._print_header()
+        if self.engine.messages:  # a resumed conversation: show what came before
+            from cc.ui.repl.replay import render_conversation
+
+            messages = list(self.engine.messages)
+            await self.printer.print(lambda c: render_conversation(c, messages, self.cwd))
+        self.session = self._make_session()
+        if first and first.strip():
+            from cc.session.history import append_history
+
+            append_history(self.runtime.config_dir, first, self.cwd, self.engine.session_id)
+            self.submit(first)
+        worker = asyncio.create_task(self._worker())
+        try:
+            with contextlib.suppress(EOFError, KeyboardInterrupt):
+                await self.session.prompt_async(pre_run=self._after_first_draw)
+        finally:
+            self.exiting = True
+            worker.cancel()
+            await asyncio.wait({worker})
+            await self.engine.end_session("prompt_input_exit")
+            await self._new_warnings()
+            if self.services.on_exit is not None:
+                await maybe_await(self.services.on_exit())
+            await self.engine.aclose()
+        return 0
+
+    def _after_first_draw(self) -> None:
+        """Once the prompt is up: warm the SDK and rich in the background (not before)."""
+
+        def warm() -> None:
+            from cc.core.client import prefetch_sdk
+
+            prefetch_sdk()
+            threading.Thread(target=_warm_imports, name="warm-rich", daemon=True).start()
+
+        asyncio.get_running_loop().call_later(0.05, warm)
+
+    def _print_header(self) -> None:
+        import shutil
+
+        from cc.ui.repl.header import header_text
+
+        creds = self.runtime.credentials
+        has_key = bool(creds.api_key or creds.auth_token)
+        width = shutil.get_terminal_size().columns
+        model, color = self.engine.model, color_enabled()
+        sys.stdout.write(header_text(__version__, model, self.cwd, has_key, width, color))
+        sys.stdout.flush()
+
+    def _make_session(self) -> PromptSession[Any]:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.styles import Style
+
+        from cc.ui.repl.completion import ReplCompleter
+        from cc.ui.repl.keys import build_key_bindings, register_newline_sequences
+        from cc.ui.repl.prompt_history import ProjectHistory
+
+        register_newline_sequences()
+        session: PromptSession[Any] = PromptSession(
+            message=self._message,
+            history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
+            completer=ReplCompleter(self.commands, self.cwd),
+            complete_while_typing=True,
+            complete_in_thread=True,  # walking the tree for @paths must not stall typing
+            key_bindings=build_key_bindings(self),
+            bottom_toolbar=self._footer,
+            prompt_continuation="  ",
+            style=Style.from_dict(_STYLE),
+            include_default_pygments_style=False,
+            erase_when_done=True,
+            reserve_space_for_menu=0,
+        )
+        session.app.ttimeoutlen = 0.1  # a lone Esc is an Esc after 0.1 s
+        session.app.timeoutlen = 0.5
+        session.app.min_redraw_interval = 0.03  # a fast stream redraws at most ~30 times a second
+        return session
+
+    def _session_id(self) -> str:
+        return self.engine.session_id
+
+    def invalidate(self) -> None:
+        if self.session is not None and self.session.app.is_running:
+            self.session.app.invalidate()
+
+    def flash(self, text: str) -> None:
+        self._flash = (text, time.monotonic() + FLASH_S)
+        self.invalidate()
+        asyncio.get_running_loop().call_later(FLASH_S + 0.05, self.invalidate)
+
+    # --- what the key bindings call ------------------------------------------------
+
+    def submit(self, text: str) -> None:
+        self.live.queued.append(text)
+        self._wakeup.set()
+        self.invalidate()
+
+    def interrupt(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        if self.live.queued and self.session is not None:  # back into the input, to edit
+            buf = self.session.default_buffer
+            buf.text = "\n".join([*self.live.queued, buf.text]).strip("\n")
+            buf.cursor_position = len(buf.text)
+            self.live.queued.clear()
+        self.invalidate()
+
+    def request_exit(self) -> None:
+        self.exiting = True
+        if self.session is not None and self.session.app.is_running:
+            self.session.app.exit()
+
+    def cycle_mode(self) -> None:
+        cycle = list(MODE_CYCLE)
+        if self._initial_mode == "bypassPermissions":  # offered only when started in it
+            cycle.append("bypassPermissions")
+        index = cycle.index(self.mode) if self.mode in cycle else -1
+        self.set_mode(cycle[(index + 1) % len(cycle)])
+
+    def set_mode(self, mode: str) -> None:
+        try:
+            (self.services.set_mode or self._set_mode)(mode)
+        except ValueError as exc:  # e.g. bypassPermissions disabled by settings
+            self.flash(str(exc))
+            return
+        self.mode = mode
+        self.invalidate()
+
+    def _set_mode(self, mode: str) -> None:
+        gate = self.gate if self.gate is not None else self.engine.executor.permissions
+        if hasattr(gate, "mode"):
+            gate.mode = mode
+        self.engine.config.permission_mode = mode
+
+    # --- drawing -------------------------------------------------------------------
+
+    def _message(self) -> Fragments:
+        from prompt_toolkit.application import get_app
+
+        size = get_app().output.get_size()
+        frags = live_fragments(self.live, size.columns, max(6, size.rows - 8))
+        pending = self.dialogs.current
+        if pending is not None:
+            frags += self._dialog_fragments(pending, size.columns)
+        frags.append(("class:prompt", "> "))
+        return frags
+
+    def _dialog_fragments(self, p: Pending, width: int) -> Fragments:
+        from prompt_toolkit.formatted_text import ANSI, to_formatted_text
+
+        key = (id(p), id(p.hunks), p.selected, p.typing_feedback, width)
+        if self._dialog_cache is None or self._dialog_cache[0] != key:
+            from cc.ui.render import choice_dialog, permission_dialog
+
+            if p.request is not None:
+                feedback = "" if p.typing_feedback else None
+                panel = permission_dialog(p.request, self.cwd, p.selected, p.hunks, feedback)
+            else:
+                panel = choice_dialog(p.title, p.options, p.selected)
+            self._dialog_cache = (key, self.printer.to_ansi(panel, width))
+        return list(to_formatted_text(ANSI(self._dialog_cache[1])))  # type: ignore[arg-type]
+
+    def _footer(self) -> Fragments:
+        if self._flash is not None and time.monotonic() < self._flash[1]:
+            return [("class:dim", "  " + self._flash[0])]
+        labels = {
+            "acceptEdits": ("class:mode", "  ⏵⏵ accept edits on (shift+tab to cycle)"),
+            "plan": ("class:plan", "  ⏸ plan mode on (shift+tab to cycle)"),
+            "bypassPermissions": ("class:warning",
+                                  "  ⏵⏵ bypass permissions on (shift+tab to cycle)"),
+        }
+        default = ("class:dim", "  /help for commands · ! for shell · @ for files · "
+                   "shift+tab to cycle modes")
+        return [labels.get(self.mode, default)]
+
+    # --- the worker ----------------------------------------------------------------
+
+    async def _start_session(self) -> None:
+        """SessionStart hooks run before the first input is taken (the prompt is up already)."""
+        source = "resume" if getattr(self.runtime, "resumed", False) else "startup"
+        notes = await self.engine.start_session(source)
+        await self._notes(notes)
+
+    async def _notes(self, notes: list[str]) -> None:
+        from cc.ui.render import render_notice
+
+        for note in notes:
+            await self.printer.print(lambda c, note=note: render_notice(c, note, style="yellow"))
+
+    async def _new_warnings(self) -> None:
+        """Problems the engine reported (e.g. saving the transcript), each shown once."""
+        warnings = getattr(self.engine, "warnings", [])
+        fresh, self._warned = warnings[self._warned :], len(warnings)
+        await self._notes(list(fresh))
+
+    async def _worker(self) -> None:
+        await self._guarded(self._start_session())
+        while not self.exiting:
+            while not self.live.queued:
+                self._wakeup.clear()
+                await self._wakeup.wait()
+            text = self.live.queued.pop(0)
+            self.busy = True
+            self.invalidate()
+            try:
+                await self._run_input(text)
+                await self._new_warnings()
+            finally:
+                self.busy, self._view = False, None
+                self.invalidate()
+
+    async def _run_input(self, text: str) -> None:
+        await self._guarded(self._process(text))
+
+    async def _guarded(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run `work` as the interruptible task; report what went wrong, never die of it."""
+        task = asyncio.create_task(work)
+        self._task = task
+        try:
+            await asyncio.wait({task})
+        except asyncio.CancelledError:
+            task.cancel()
+            await asyncio.wait({task})
+            raise
+        finally:
+            self._task = None
+        if task.cancelled():
+            if not self.exiting:
+                await self._interrupted()
+        elif task.exception() is not None:
+            await self._error(task.exception())
+
+    async def _interrupted(self) -> None:
+        if self._view is not None:
+            await self._view.interrupted()
+        else:
+            from cc.ui.render import render_error
+
+            await self.printer.print(lambda c: render_error(c, "Interrupted by user"))
+
+    async def _error(self, exc: BaseException | None) -> None:
+        from cc.ui.render import render_error
+
+        message = f"Internal error: {type(exc).__name__}: {exc}"
+        await self.printer.print(lambda c: render_error(c, message), gap=True)
+
+    async def _process(self, text: str) -> None:
+        from cc.ui.render import render_user_prompt
+
+        await self.printer.print(lambda c: render_user_prompt(c, text), gap=True)
+        stripped = text.strip()
+        if stripped.startswith("!"):
+            await self._shell(stripped[1:].strip())
+            return
+        ctx = self._command_context()
+        result = await resolve_input(text, ctx)
+        await self._flush(ctx)
+        if result.exit:
+            self.request_exit()
+        elif result.submit is not None:
+            await self._turn(result.submit, model=result.model, tools=result.allowed_tools)
+
+    async def _shell(self, command: str) -> None:
+        if not command:
+            return
+        from cc.commands.inline_bash import run_shell, shell_messages
+        from cc.ui.render import render_shell
+
+        result = await run_shell(command, self.cwd)
+        await self.printer.print(
+            lambda c: render_shell(c, command, result.stdout, result.stderr, result.exit_code)
+        )
+        self.engine.messages.extend(shell_messages(result))
+        self.engine.save()  # into the transcript now, not only with the next turn
+
+    def _command_context(self) -> CommandContext:
+        ctx = CommandContext(self.engine, self.runtime, self.printer.console(), self.commands,
+                             self.services, self.started)
+
+        async def choose(title: str, options: Any) -> int | None:
+            await self._flush(ctx)
+            return await self.dialogs.choose(title, options)
+
+        async def edit_file(path: Path) -> int:
+            from prompt_toolkit.application import in_terminal
+
+            from cc.commands.sessions import open_in_editor
+
+            await self._flush(ctx)
+            async with in_terminal():
+                return await open_in_editor(path)
+
+        ctx.choose, ctx.edit_file = choose, edit_file
+        return ctx
+
+    async def _flush(self, ctx: CommandContext) -> None:
+        text = ctx.console.file.getvalue()  # type: ignore[attr-defined]
+        ctx.console.file.truncate(0)  # type: ignore[attr-defined]
+        ctx.console.file.seek(0)  # type: ignore[attr-defined]
+        await self.printer.write(text)
+
+    async def _turn(
+        self, message: UserMessage, *, model: str | None = None, tools: tuple[str, ...] = ()
+    ) -> None:
+        from cc.core.model_catalog import resolve_model
+        from cc.ui.repl.turn_view import TurnView
+
+        view = self._view = TurnView(self.printer, self.live, self.cwd)
+        saved_model = self.engine.model
+        if model:
+            self.engine.set_model(resolve_model(model))
+        grant = self.services.grant_tools
+        undo = grant(tools) if tools and grant is not None else None
+        self.live.begin()
+        ticker = asyncio.create_task(self._tick())
+        try:
+            async with contextlib.aclosing(self.engine.submit(message)) as events:
+                async for event in events:
+                    await view.handle(event)
+        finally:
+            ticker.cancel()
+            self.live.end()
+            if model:
+                self.engine.set_model(saved_model)
+            if undo is not None:
+                undo()
+
+    async def _tick(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_S)
+            self.invalidate()

@@ -1,0 +1,105 @@
+"""The live area: what changes while a turn runs, drawn just above the input line.
+
+    ● The answer so far, streaming in (unfinished paragraph)…
+    ● Bash(npm test)                     a running tool, with its latest output
+      ⎿  PASS src/calc.test.js
+    ✻ Working… (4s · ↓ 120 tokens · esc to interrupt)
+      › queued: and then add a test      typed while the turn runs
+    > _
+
+Finished output (whole paragraphs, tool results) is printed above and leaves here.
+"""
+
+from __future__ import annotations
+
+import textwrap
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+Fragments = list[tuple[str, str]]
+SPINNER = "·✢✳✶✻✽✻✶✳✢"
+
+
+@dataclass
+class Live:
+    on_change: Callable[[], None] = lambda: None
+    busy: bool = False
+    started: float = 0.0
+    verb: str = "Working"
+    #: Streamed assistant text not yet printed above.
+    stream: str = ""
+    #: Whether the current message's "●" has been printed already.
+    message_started: bool = False
+    tokens_done: int = 0
+    streamed_chars: int = 0
+    retry: str | None = None
+    running: dict[str, str] = field(default_factory=dict)
+    progress: dict[str, str] = field(default_factory=dict)
+    queued: list[str] = field(default_factory=list)
+
+    def begin(self) -> None:
+        self.busy, self.started, self.verb = True, time.monotonic(), "Working"
+        self.stream, self.message_started, self.retry = "", False, None
+        self.tokens_done = self.streamed_chars = 0
+        self.running.clear()
+        self.progress.clear()
+        self.changed()
+
+    def end(self) -> None:
+        self.busy = False
+        self.stream = ""
+        self.running.clear()
+        self.progress.clear()
+        self.changed()
+
+    def changed(self) -> None:
+        self.on_change()
+
+    @property
+    def tokens(self) -> int:
+        return self.tokens_done + self.streamed_chars // 4
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    out: list[str] = []
+    for line in text.split("\n"):
+        out += textwrap.wrap(line, width, replace_whitespace=False, drop_whitespace=False) or [""]
+    return out
+
+
+def spinner_line(live: Live, now: float) -> str:
+    elapsed = max(0.0, now - live.started)
+    frame = SPINNER[int(elapsed * 8) % len(SPINNER)]
+    tokens = f" · ↓ {live.tokens} tokens" if live.tokens else ""
+    return f"{frame} {live.verb}… ({int(elapsed)}s{tokens} · esc to interrupt)"
+
+
+def live_fragments(live: Live, width: int, max_lines: int, now: float | None = None) -> Fragments:
+    """The live area as prompt_toolkit (style, text) fragments, ending in a newline."""
+    now = time.monotonic() if now is None else now
+    inner = max(10, width - 2)
+    lines: Fragments = []
+    if live.stream.strip():
+        wrapped = _wrap(live.stream.strip("\n"), inner)
+        budget = max(3, max_lines - 4 - 2 * len(live.running) - len(live.queued))
+        wrapped = wrapped[-budget:]
+        for i, line in enumerate(wrapped):
+            lead = "● " if i == 0 and not live.message_started else "  "
+            lines.append(("", lead + line))
+    for tool_id, label in live.running.items():
+        lines.append(("class:tool", "● " + label[: inner]))
+        tail = live.progress.get(tool_id, "").rstrip("\n").split("\n")[-1]
+        if tail.strip():
+            lines.append(("class:dim", "  ⎿  " + tail[: inner - 4]))
+    if live.busy:
+        if live.retry:
+            lines.append(("class:warning", "  ⎿  " + live.retry[: inner - 4]))
+        lines.append(("class:spinner", spinner_line(live, now)))
+    for text in live.queued:
+        shown = " ".join(text.split())
+        lines.append(("class:dim", "  › queued: " + shown[: inner - 12]))
+    out: Fragments = []
+    for style, text in lines:
+        out += [(style, text), ("", "\n")]
+    return out

@@ -1,0 +1,26 @@
+"""Up-arrow and Ctrl-R recall over `<config>/history.jsonl` (this project's prompts)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from prompt_toolkit.history import History
+
+from cc.session.history import append_history, load_history
+
+
+class ProjectHistory(History):
+    def __init__(
+        self, config_dir: Path, project: Path, session_id: Callable[[], str | None]
+    ) -> None:
+        super().__init__()
+        self.config_dir = config_dir
+        self.project = project
+        self.session_id = session_id
+
+    def load_history_strings(self) -> Iterable[str]:
+        return list(reversed(load_history(self.config_dir, self.project)))  # newest first
+
+    def store_string(self, string: str) -> None:
+        append_history(self.config_dir, string, self.project, self.session_id())

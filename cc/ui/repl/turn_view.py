@@ -1,0 +1,151 @@
+"""One turn on screen: engine events in, live-area updates and printed output out.
+
+Assistant text streams into the live area and is printed as Markdown a paragraph at
+a time (never splitting a fenced code block); a tool call is printed when it ends,
+with its result; retries, notices and errors are printed as they come.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cc.core.events import (
+    AssistantEvent,
+    BlockComplete,
+    Event,
+    Notice,
+    RequestStart,
+    RetryEvent,
+    StreamDiscarded,
+    Terminal,
+    TextDelta,
+    ThinkingStarted,
+    ToolDone,
+    ToolProgress,
+    ToolStart,
+)
+from cc.models.content_blocks import TextBlock
+from cc.ui.repl.live import Live
+from cc.ui.repl.printer import Printer
+
+MAX_PROGRESS_CHARS = 2000
+
+
+def split_paragraphs(text: str) -> tuple[str, str]:
+    """(finished paragraphs, the rest): cut at the last blank line outside a code fence."""
+    lines = text.split("\n")
+    in_fence, seen_text, cut = False, False, None
+    for i, line in enumerate(lines[:-1]):  # the last line may still be growing
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = not in_fence
+        if stripped:
+            seen_text = True
+        elif not in_fence and seen_text:
+            cut = i
+    if cut is None:
+        return "", text
+    return "\n".join(lines[:cut]), "\n".join(lines[cut + 1 :])
+
+
+class TurnView:
+    def __init__(self, printer: Printer, live: Live, cwd: Path) -> None:
+        self.printer = printer
+        self.live = live
+        self.cwd = cwd
+        self._printed_since_request = False
+
+    async def handle(self, event: Event) -> None:
+        live = self.live
+        if isinstance(event, TextDelta):
+            live.stream += event.text
+            live.streamed_chars += len(event.text)
+            done, rest = split_paragraphs(live.stream)
+            if done.strip():
+                live.stream = rest
+                await self._print_text(done)
+            live.changed()
+        elif isinstance(event, ThinkingStarted):
+            live.verb = "Thinking"
+            live.changed()
+        elif isinstance(event, BlockComplete):
+            if isinstance(event.block, TextBlock):
+                await self.flush()
+        elif isinstance(event, AssistantEvent):
+            await self.flush()
+            live.tokens_done += int(event.message.usage.get("output_tokens") or 0)
+            live.streamed_chars = 0
+            live.changed()
+        elif isinstance(event, RequestStart):
+            self._printed_since_request = False
+            live.verb = "Working"
+        elif isinstance(event, StreamDiscarded):
+            live.stream, live.streamed_chars, live.message_started = "", 0, False
+            if self._printed_since_request:
+                await self._notice("(the response was cut off; trying again)")
+            live.changed()
+        elif isinstance(event, ToolStart):
+            from cc.ui.render import tool_label
+
+            use = event.tool_use
+            live.running[use.id] = tool_label(use.name, use.input, self.cwd)
+            live.changed()
+        elif isinstance(event, ToolProgress):  # one line of output at a time
+            live.progress[event.tool_use_id] = event.text[-MAX_PROGRESS_CHARS:]
+            live.changed()
+        elif isinstance(event, ToolDone):
+            await self._tool_done(event)
+        elif isinstance(event, RetryEvent):
+            from cc.ui.render import render_retry
+
+            e = event
+            await self.printer.print(
+                lambda c: render_retry(c, e.error.message, e.attempt, e.max_retries, e.delay_s)
+            )
+        elif isinstance(event, Notice):
+            await self._notice(event.text)
+        elif isinstance(event, Terminal):
+            await self.flush()
+            if event.error:
+                from cc.ui.render import render_error
+
+                message = event.error
+                await self.printer.print(lambda c: render_error(c, message), gap=True)
+
+    async def _tool_done(self, event: ToolDone) -> None:
+        from cc.ui.render import render_tool
+
+        self.live.running.pop(event.tool_use.id, None)
+        self.live.progress.pop(event.tool_use.id, None)
+        use, result = event.tool_use, event.result
+        draw = lambda c: render_tool(c, use.name, use.input, result, self.cwd)  # noqa: E731
+        await self.printer.print(draw, gap=True)
+        self._printed_since_request = True
+        self.live.changed()
+
+    async def _print_text(self, text: str) -> None:
+        from cc.ui.render import render_markdown
+
+        first = not self.live.message_started
+        self.live.message_started = True
+        self._printed_since_request = True
+        await self.printer.print(lambda c: render_markdown(c, text, first=first), gap=True)
+
+    async def _notice(self, text: str) -> None:
+        from cc.ui.render import render_notice
+
+        await self.printer.print(lambda c: render_notice(c, text))
+
+    async def flush(self) -> None:
+        """Print whatever streamed text is left; the next text starts a new "●"."""
+        text, self.live.stream = self.live.stream, ""
+        if text.strip():
+            await self._print_text(text)
+        self.live.message_started = False
+        self.live.changed()
+
+    async def interrupted(self) -> None:
+        await self.flush()
+        from cc.ui.render import render_error
+
+        await self.printer.print(lambda c: render_error(c, "Interrupted by user"))

@@ -1,0 +1,190 @@
+"""The REPL's parts without a terminal: paragraphs, the live area, dialogs, completion."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from prompt_toolkit.completion import CompleteEvent
+from prompt_toolkit.document import Document
+
+from cc.commands.registry import CommandRegistry
+from cc.permissions.ask import AskAnswer, PermissionRequest
+from cc.session.history import append_history
+from cc.ui.repl.completion import ReplCompleter
+from cc.ui.repl.dialogs import Dialogs, preview_hunks
+from cc.ui.repl.header import header_text
+from cc.ui.repl.live import Live, live_fragments
+from cc.ui.repl.prompt_history import ProjectHistory
+from cc.ui.repl.turn_view import split_paragraphs
+
+
+def test_split_paragraphs_never_cuts_a_code_fence() -> None:
+    assert split_paragraphs("one line, growing") == ("", "one line, growing")
+    assert split_paragraphs("first para\n\nsecond") == ("first para", "second")
+    assert split_paragraphs("a\n\nb\n\nc") == ("a\n\nb", "c")
+    text = "intro\n\n```py\nx = 1\n\ny = 2\n"
+    assert split_paragraphs(text) == ("intro", "```py\nx = 1\n\ny = 2\n")
+    closed = "```py\nx = 1\n\ny = 2\n```\n\nafter"
+    assert split_paragraphs(closed) == ("```py\nx = 1\n\ny = 2\n```", "after")
+    assert split_paragraphs("\n\nleading blank") == ("", "\n\nleading blank")
+
+
+def plain(fragments: list[tuple[str, str]]) -> str:
+    return "".join(text for _, text in fragments)
+
+
+def test_live_area_shows_stream_tools_spinner_and_queue() -> None:
+    live = Live()
+    live.begin()
+    live.started -= 3.2
+    live.stream = "The answer so far"
+    live.streamed_chars = 400
+    live.running["t1"] = "Bash(npm test)"
+    live.progress["t1"] = "PASS a\nPASS b\n"
+    live.queued.append("and then\nthis")
+    out = plain(live_fragments(live, 60, 20, now=live.started + 3.2))
+    lines = out.split("\n")
+    assert lines[0] == "● The answer so far"
+    assert lines[1:3] == ["● Bash(npm test)", "  ⎿  PASS b"]
+    assert lines[3].endswith("Working… (3s · ↓ 100 tokens · esc to interrupt)")
+    assert lines[4] == "  › queued: and then this"
+    live.end()
+    assert plain(live_fragments(live, 60, 20)) == "  › queued: and then this\n"
+
+
+def test_live_stream_keeps_the_tail_within_the_height() -> None:
+    live = Live()
+    live.begin()
+    live.message_started = True
+    live.stream = "\n".join(f"line {i}" for i in range(50))
+    lines = plain(live_fragments(live, 80, 10)).split("\n")
+    assert lines[0] == "  line 44" and lines[5] == "  line 49"
+
+
+def request(tool: str = "Bash", **extra: object) -> PermissionRequest:
+    return PermissionRequest(tool, {"command": "make"}, "toolu_1", "Bash command: make", **extra)  # type: ignore[arg-type]
+
+
+async def test_permission_yes_always_and_no_with_feedback(tmp_path: Path) -> None:
+    dialogs = Dialogs(tmp_path)
+    asked = asyncio.create_task(dialogs(request(suggestions=["Bash(make:*)"])))
+    await asyncio.sleep(0.05)
+    assert dialogs.current is not None and len(dialogs.current.options) == 3
+    dialogs.move(1)
+    assert dialogs.pick() is False
+    assert await asked == AskAnswer("allow", always=True)
+
+    asked = asyncio.create_task(dialogs(request()))
+    await asyncio.sleep(0.05)
+    assert dialogs.current is not None and dialogs.current.options[-1].startswith("No")
+    assert dialogs.pick(1) is True  # No: now the reason is typed
+    assert dialogs.current.typing_feedback
+    dialogs.give_feedback("  use make test instead ")
+    assert await asked == AskAnswer("deny", feedback="use make test instead")
+
+    asked = asyncio.create_task(dialogs(request()))
+    await asyncio.sleep(0.05)
+    dialogs.cancel()  # Esc
+    assert await asked == AskAnswer("deny")
+
+
+async def test_allow_all_edits_switches_mode(tmp_path: Path) -> None:
+    dialogs = Dialogs(tmp_path)
+    switched: list[bool] = []
+    dialogs.on_accept_edits = lambda: switched.append(True)
+    edit = PermissionRequest("Edit", {"file_path": "x.py", "old_string": "", "new_string": "hi\n"}, "t", "Edit x.py")
+    asked = asyncio.create_task(dialogs(edit))
+    await asyncio.sleep(0.05)
+    assert dialogs.current is not None
+    assert dialogs.current.options[1].startswith("Yes, allow all edits")
+    dialogs.pick(1)
+    assert await asked == AskAnswer("allow") and switched == [True]
+
+
+async def test_requests_queue_and_cancelled_waiters_leave(tmp_path: Path) -> None:
+    dialogs = Dialogs(tmp_path)
+    first = asyncio.create_task(dialogs(request()))
+    second = asyncio.create_task(dialogs.choose("Pick", ["a", "b"]))
+    await asyncio.sleep(0.05)
+    assert dialogs.current is not None and dialogs.current.request is not None
+    first.cancel()
+    await asyncio.sleep(0)
+    assert dialogs.current is not None and dialogs.current.title == "Pick"
+    dialogs.move(-1)
+    dialogs.pick()
+    assert await second == 1
+    assert dialogs.current is None
+
+
+def test_preview_hunks_from_the_file_on_disk(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\ny = 2\n")
+    edit = PermissionRequest("Edit", {"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3"}, "t", "")
+    (hunk,) = preview_hunks(edit, tmp_path) or []
+    assert hunk["lines"] == [" x = 1", "-y = 2", "+y = 3"]
+    write = PermissionRequest("Write", {"file_path": str(tmp_path / "a.py"), "content": "x = 1\n"}, "t", "")
+    (hunk,) = preview_hunks(write, tmp_path) or []
+    assert hunk["lines"] == [" x = 1", "-y = 2"]
+    assert preview_hunks(PermissionRequest("Write", {"file_path": "new.py", "content": "z"}, "t", ""), tmp_path) is None
+
+
+def completions(completer: ReplCompleter, text: str) -> list[str]:
+    return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+
+def test_completion_of_commands_and_paths(tmp_path: Path) -> None:
+    (tmp_path / ".claude/commands").mkdir(parents=True)
+    (tmp_path / ".claude/commands/deploy.md").write_text("Deploy it.")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/calc.py").write_text("")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules/calc.js").write_text("")
+    completer = ReplCompleter(CommandRegistry.default(tmp_path, tmp_path / "cfg"), tmp_path)
+    assert completions(completer, "/co") == ["/compact", "/cost", "/config", "/context"]
+    assert completions(completer, "/dep") == ["/deploy"]
+    assert completions(completer, "/cost now") == []
+    assert completions(completer, "look at @src/c") == ["src/calc.py"]
+    assert completions(completer, "look at @calc") == ["src/calc.py"]
+    assert completions(completer, "mail a@b") == []
+
+
+def test_history_recall_is_newest_first_and_stores_with_session(tmp_path: Path) -> None:
+    append_history(tmp_path, "older", tmp_path / "p", "s0")
+    append_history(tmp_path, "newer", tmp_path / "p", "s0")
+    history = ProjectHistory(tmp_path, tmp_path / "p", lambda: "s1")
+    assert list(history.load_history_strings()) == ["newer", "older"]
+    history.store_string("typed now")
+    assert list(ProjectHistory(tmp_path, tmp_path / "p", lambda: None).load_history_strings())[0] == "typed now"
+
+
+def test_header_mentions_the_key_only_when_missing() -> None:
+    with_key = header_text("0.1.0", "claude-opus-5-5", Path("/p"), True, 100, color=False)
+    assert with_key.splitlines()[1] == "│ ✻ cc 0.1.0 · claude-opus-5-5                     │"
+    assert "cwd: /p" in with_key and "API key" not in with_key
+    without = header_text("0.1.0", "m", Path("/p"), False, 100, color=False)
+    assert "No API key found" in without and "ANTHROPIC_API_KEY" in without and "apiKeyHelper" in without
+    assert "\x1b[" not in without
+
+
+def test_a_resumed_conversation_is_drawn_again(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from cc.models.content_blocks import TextBlock, ToolResultBlock, ToolUseBlock
+    from cc.models.messages import AssistantMessage, UserMessage
+    from cc.ui.repl.replay import render_conversation
+
+    messages = [
+        UserMessage([TextBlock("fix @a.py"), TextBlock("<system-reminder>\nContents of a.py:…")]),
+        AssistantMessage([TextBlock("Reading it."), ToolUseBlock("t1", "Read", {"file_path": str(tmp_path / "a.py")})]),
+        UserMessage([ToolResultBlock("t1", "1\tx")]),
+        UserMessage.text("[Request interrupted by user]", is_meta=True),
+        UserMessage([TextBlock("<command-name>/review</command-name>\n<command-message>review</command-message>\n"
+                               "<command-args>now</command-args>"), TextBlock("Review the code.")]),
+        AssistantMessage([TextBlock("Looks **fine**.")]),
+    ]
+    c = Console(file=StringIO(), width=80, color_system=None)
+    render_conversation(c, messages, tmp_path)
+    shown = "\n".join(line.rstrip() for line in c.file.getvalue().splitlines())  # type: ignore[attr-defined]
+    assert shown == "\n> fix @a.py\n\n● Reading it.\n\n● Read(a.py)\n\n> /review now\n\n● Looks fine."

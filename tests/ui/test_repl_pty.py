@@ -1,0 +1,327 @@
+"""The REPL in a real pseudo-terminal: what a user types, and what the screen shows."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fakeapi import FakeAPI, Reply, text, tool_use
+from tests.ui.terminal import Terminal, cc_argv, cc_env, trust
+
+
+class Setup:
+    def __init__(self, tmp_path: Path, api: FakeAPI) -> None:
+        self.root = tmp_path / "project"
+        self.config = tmp_path / "config"
+        self.home = tmp_path / "home"
+        for d in (self.root, self.config, self.home):
+            d.mkdir()
+        trust(self.config, self.root)
+        self.api = api
+        self.terminals: list[Terminal] = []
+
+    def start(self, *args: str, **env: str) -> Terminal:
+        term = Terminal(cc_argv(*args), self.root, {**cc_env(self.api.base_url, self.config, self.home), **env})
+        self.terminals.append(term)
+        term.wait_until(lambda screen: "cwd:" in screen and term.prompt_line() == ">")
+        return term
+
+
+@pytest.fixture
+def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
+    s = Setup(tmp_path, fake_api)
+    yield s
+    for term in s.terminals:
+        term.close()
+
+
+def user_texts(body: dict[str, Any]) -> list[str]:
+    """The text blocks of the last user message of a request."""
+    content = body["messages"][-1]["content"]
+    return [b["text"] for b in content if b.get("type") == "text"]
+
+
+def test_prompt_streams_answer_and_shows_tool_line(setup: Setup) -> None:
+    (setup.root / "calc.py").write_text("def add(a, b):\n    return a - b\n")
+    setup.api.script(
+        Reply([text("Let me look."), tool_use("Read", {"file_path": str(setup.root / "calc.py")})]),
+        Reply([text("It **subtracts** instead of adding.\n\n```python\nreturn a + b\n```\n\nFixed soon.")]),
+    )
+    term = setup.start()
+    term.enter("what does calc.py do?")
+    screen = term.wait_for("Fixed soon.")
+    assert "> what does calc.py do?" in screen
+    assert "● Let me look." in screen
+    assert "● Read(calc.py)" in screen
+    assert "  ⎿  Read 3 lines" in screen
+    assert "● It subtracts instead of adding." in screen
+    assert "return a + b" in screen
+    setup.api.assert_clean()
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+
+
+def test_prompt_given_on_the_command_line_runs_first(setup: Setup) -> None:
+    setup.api.script(Reply("Answer to the argument."))
+    term = setup.start("explain", "this repo")
+    term.wait_for("> explain this repo", "● Answer to the argument.")
+    assert user_texts(setup.api.bodies[-1]) == ["explain this repo"]
+    lines = (setup.config / "history.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["display"] == "explain this repo"
+
+
+def test_help_cost_and_clear(setup: Setup) -> None:
+    setup.api.script(Reply("Hello!", usage={"input_tokens": 1000, "output_tokens": 100}), Reply("Again."))
+    term = setup.start()
+    term.enter("/help")
+    screen = term.wait_for("/resume [session id]", "/exit", "ctrl+d to exit")
+    assert "/model [name]" in screen and "/status" in screen
+    term.enter("hi")
+    term.wait_for("● Hello!")
+    term.wait_idle()
+    term.enter("/cost")
+    screen = term.wait_for("Total cost:", "Usage by model:")
+    assert "Total cost:            $0.00" in screen
+    assert "claude-opus-5-5:  1.0k input, 100 output" in screen
+    term.enter("/clear")
+    term.wait_for("Started a new conversation.")
+    term.enter("again")
+    term.wait_for("● Again.")
+    assert len(setup.api.bodies[-1]["messages"]) == 1
+    setup.api.assert_clean()
+
+
+def test_custom_command_with_arguments_reaches_the_model(setup: Setup) -> None:
+    commands = setup.root / ".claude" / "commands"
+    commands.mkdir(parents=True)
+    (commands / "greet.md").write_text(
+        "---\ndescription: Greet someone\nargument-hint: <name> <city>\n---\nSay hello to $0 from $1.\n"
+    )
+    setup.api.script(Reply("Hello, Ada!"))
+    term = setup.start()
+    term.type("/gre")
+    term.wait_for("Greet someone (project)")  # offered while typing
+    term.enter('et "Ada Lovelace" London')
+    term.wait_for("● Hello, Ada!")
+    texts = user_texts(setup.api.bodies[-1])
+    assert "Say hello to Ada Lovelace from London.\n" in texts
+    assert any("<command-name>/greet</command-name>" in t for t in texts)
+    setup.api.assert_clean()
+
+
+def test_unknown_command_and_shell_escape(setup: Setup) -> None:
+    setup.api.script(Reply("Seen it."))
+    term = setup.start()
+    term.enter("/hepl")
+    term.wait_for("Unknown command: /hepl. Did you mean /help?")
+    term.enter("!echo from-the-shell")
+    term.wait_for("! echo from-the-shell", "⎿  from-the-shell")
+    assert setup.api.bodies == []  # no model call for a shell line
+    term.enter("what did it print?")
+    term.wait_for("● Seen it.")
+    sent = "\n".join(user_texts(setup.api.bodies[-1]))
+    assert "<bash-input>echo from-the-shell</bash-input>" in sent
+    assert "<bash-stdout>from-the-shell</bash-stdout>" in sent
+    setup.api.assert_clean()
+
+
+def test_escape_interrupts_and_the_next_prompt_works(setup: Setup) -> None:
+    slow = Reply([text("word " * 200)], chunk_delay=0.4)
+    setup.api.script(slow, Reply("Second answer."))
+    term = setup.start()
+    term.enter("tell me a long story")
+    term.wait_for("esc to interrupt)")
+    term.wait_for("● word word")  # some text has streamed
+    term.type("\x1b")
+    term.wait_for("Interrupted by user")
+    term.wait_idle()
+    term.enter("second prompt")
+    term.wait_for("● Second answer.")
+    setup.api.assert_clean()
+    messages = setup.api.bodies[-1]["messages"]
+    joined = json.dumps(messages)
+    assert "[Request interrupted by user]" in joined and "second prompt" in joined
+
+
+def test_typing_during_a_turn_queues_the_prompt(setup: Setup) -> None:
+    setup.api.script(Reply([text("First " * 20)], chunk_delay=0.3), Reply("Queued one answered."))
+    term = setup.start()
+    term.enter("first")
+    term.wait_for("esc to interrupt)")
+    term.enter("and then this")
+    term.wait_for("queued: and then this")
+    term.wait_for("● Queued one answered.", timeout=15)
+    assert "and then this" in json.dumps(setup.api.bodies[-1]["messages"][-1])
+    setup.api.assert_clean()
+
+
+def test_multiline_input_paste_and_file_mentions(setup: Setup) -> None:
+    (setup.root / "notes.txt").write_text("the secret is 42\n")
+    setup.api.script(Reply("Got it."))
+    term = setup.start()
+    term.type("line one\x1b\r")  # Meta+Enter
+    term.type("line two\\")  # a trailing backslash continues too
+    term.enter()
+    term.type("\x1b[200~pasted a\npasted b\x1b[201~")  # bracketed paste stays whole
+    term.enter(" and @notes.txt")
+    term.wait_for("● Got it.")
+    texts = user_texts(setup.api.bodies[-1])
+    assert texts[0] == "line one\nline two\npasted a\npasted b and @notes.txt"
+    assert "Contents of notes.txt:\n1\tthe secret is 42" in texts[1]
+    setup.api.assert_clean()
+
+
+def test_ctrl_c_interrupts_a_running_tool_then_the_conversation_goes_on(setup: Setup) -> None:
+    setup.api.script(Reply([text("Running it."), tool_use("Bash", {"command": "sleep 30"})]), Reply("Stopped."))
+    term = setup.start("--dangerously-skip-permissions")
+    term.enter("run the slow thing")
+    term.wait_for("● Bash(sleep 30)", "esc to interrupt)")
+    term.ctrl("c")
+    term.wait_for("Interrupted by user")
+    term.wait_idle()
+    assert not term.exited
+    term.enter("what happened?")
+    term.wait_for("● Stopped.")
+    setup.api.assert_clean()
+    body = json.dumps(setup.api.bodies[-1]["messages"])
+    assert "tool_result" in body and "[Request interrupted by user]" in body
+
+
+def test_memory_opens_claude_md_in_the_editor(setup: Setup) -> None:
+    editor = "sh -c 'echo \"# Project notes\" >> \"$0\"'"
+    term = setup.start(EDITOR=editor, VISUAL="")
+    term.enter("/memory")
+    term.wait_for("Which memory file?", "Project memory")
+    term.enter()
+    term.wait_for("Saved")
+    assert (setup.root / "CLAUDE.md").read_text() == "# Project notes\n"
+
+
+def test_history_is_recalled_after_a_restart(setup: Setup) -> None:
+    setup.api.script(Reply("Noted."))
+    term = setup.start()
+    term.enter("remember this prompt")
+    term.wait_for("● Noted.")
+    term.wait_idle()
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    lines = (setup.config / "history.jsonl").read_text().splitlines()
+    assert json.loads(lines[-1])["display"] == "remember this prompt"
+    again = setup.start()
+    again.type("\x1b[A")  # up arrow
+    again.wait_until(lambda s: again.prompt_line() == "> remember this prompt")
+    again.type("\x1b[B")  # back down to the new, empty input
+    again.wait_until(lambda s: again.prompt_line() == ">")
+    again.ctrl("r")  # reverse search
+    again.type("this pro")
+    again.wait_for("(reverse-i-search)`this pro': remember this prompt")
+    again.type("\r")  # takes the match into the input, does not send it
+    again.wait_until(lambda s: again.prompt_line() == "> remember this prompt")
+    assert len(setup.api.bodies) == 1
+
+
+def test_continue_shows_the_earlier_conversation(setup: Setup) -> None:
+    setup.api.script(Reply("Hi there."), Reply("Still here."))
+    term = setup.start()
+    term.enter("hello")
+    term.wait_for("● Hi there.")
+    term.wait_idle()
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    again = setup.start("-c")
+    again.wait_for("> hello", "● Hi there.")
+    again.enter("and now?")
+    again.wait_for("● Still here.")
+    assert len(setup.api.bodies[-1]["messages"]) == 3
+    setup.api.assert_clean()
+
+
+def test_session_hooks_run_at_start_clear_and_exit(setup: Setup) -> None:
+    log = setup.root / "hooks.log"
+    record = [{"hooks": [{"type": "command", "command": f"cat >> {log}; echo >> {log}"}]}]
+    settings = {"hooks": {"SessionStart": record, "SessionEnd": record}}
+    (setup.root / ".claude").mkdir()
+    (setup.root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    term = setup.start()
+    term.wait_until(lambda s: log.exists() and '"startup"' in log.read_text())
+    term.enter("/clear")
+    term.wait_for("Started a new conversation.")
+    term.wait_until(lambda s: log.read_text().count('"clear"') == 2)  # SessionEnd, then SessionStart
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    events = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+    assert [e["hook_event_name"] for e in events] == ["SessionStart", "SessionEnd", "SessionStart", "SessionEnd"]
+    assert events[-1]["reason"] == "prompt_input_exit"
+
+
+def test_ctrl_c_twice_exits(setup: Setup) -> None:
+    term = setup.start()
+    term.ctrl("c")
+    term.wait_for("Press Ctrl-C again to exit")
+    term.ctrl("c")
+    assert term.wait_exit() == 0
+
+
+def test_shift_tab_cycles_permission_modes(setup: Setup) -> None:
+    term = setup.start()
+    term.type("\x1b[Z")
+    term.wait_for("accept edits on")
+    term.type("\x1b[Z")
+    term.wait_for("plan mode on")
+    term.type("\x1b[Z")
+    term.wait_until(lambda s: "plan mode on" not in s and "accept edits on" not in s)
+    term.enter("/status")
+    term.wait_for("Permission mode:  default")
+
+
+def test_no_api_key_shows_how_to_set_one(setup: Setup) -> None:
+    term = setup.start(ANTHROPIC_API_KEY="")
+    screen = term.wait_for("No API key found")
+    assert "ANTHROPIC_API_KEY" in screen and "apiKeyHelper" in screen
+    term.enter("hello")
+    term.wait_for("Not logged in")
+    assert "Traceback" not in term.raw.decode(errors="replace")
+
+
+def test_no_color_is_honoured(setup: Setup) -> None:
+    (setup.root / "a.txt").write_text("x\n")
+    setup.api.script(Reply([tool_use("Read", {"file_path": str(setup.root / "a.txt")})]), Reply("**Bold** answer."))
+    term = setup.start(NO_COLOR="1")
+    term.enter("go")
+    term.wait_for("● Bold answer.", "● Read(a.txt)")
+    colours = re.compile(rb"\x1b\[(?:[0-9;]*;)?(?:3[0-8]|4[0-8]|9[0-7]|10[0-7])(?:;[0-9;]*)?m")
+    assert colours.findall(term.raw) == []
+
+
+def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
+    target = setup.root / "calc.py"
+    target.write_text("def add(a, b):\n    return a - b\n")
+    edit = {"file_path": str(target), "old_string": "a - b", "new_string": "a + b"}
+    setup.api.script(
+        Reply([tool_use("Read", {"file_path": str(target)})]),
+        Reply([tool_use("Edit", edit)]),
+        Reply("Fixed."),
+        Reply([tool_use("Edit", {**edit, "old_string": "a + b", "new_string": "a * b"})]),
+        Reply("Understood."),
+    )
+    term = setup.start("--permission-mode", "default")
+    term.enter("fix calc.py")
+    screen = term.wait_for("Do you want to make this edit to calc.py?", "1. Yes")
+    assert "2 -     return a - b" in screen and "2 +     return a + b" in screen
+    term.type("1")
+    term.wait_for("● Fixed.")
+    assert "a + b" in target.read_text()
+    term.enter("now multiply")
+    term.wait_for("Do you want to make this edit to calc.py?")
+    term.type("3")
+    term.wait_for("Tell Claude what to do differently")
+    term.enter("use a helper instead")
+    term.wait_for("● Understood.")
+    assert "a + b" in target.read_text()
+    assert "use a helper instead" in json.dumps(setup.api.bodies[-1]["messages"][-1])
+    setup.api.assert_clean()

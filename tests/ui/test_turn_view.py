@@ -1,0 +1,85 @@
+"""A whole turn rendered from a real engine's events (fake API, real SDK), without a terminal."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from io import StringIO
+from pathlib import Path
+
+import pytest
+
+from cc.core.client import Credentials, ModelClient
+from cc.core.query_engine import EngineConfig, QueryEngine
+from cc.permissions.gate import ModeGate
+from cc.prompts.builder import PromptSection
+from cc.tools.base import ToolContext
+from cc.tools.executor import ToolExecutor
+from cc.tools.read import ReadTool
+from cc.tools.registry import ToolRegistry
+from cc.ui.repl.live import Live
+from cc.ui.repl.printer import Printer
+from cc.ui.repl.turn_view import TurnView
+from tests.fakeapi import FakeAPI, Fault, Reply, text, tool_use
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+@pytest.fixture
+async def engine(fake_api: FakeAPI, tmp_path: Path) -> AsyncIterator[QueryEngine]:
+    registry = ToolRegistry([ReadTool()])
+    executor = ToolExecutor(registry, ToolContext(cwd=tmp_path), permissions=ModeGate("default"))
+    client = ModelClient(Credentials(api_key="test-key", base_url=fake_api.base_url))
+    system = [PromptSection("intro", "You are a test agent.", cacheable=True)]
+    engine = QueryEngine(EngineConfig(model="claude-test-1", system=system), client, registry, executor)
+    yield engine
+    await engine.aclose()
+
+
+async def run_turn(engine: QueryEngine, tmp_path: Path, prompt: str) -> tuple[str, Live]:
+    out = StringIO()
+    live = Live()
+    view = TurnView(Printer(out=out, width=lambda: 100), live, tmp_path)
+    live.begin()
+    async for event in engine.submit(prompt):
+        await view.handle(event)
+    live.end()
+    plain = _ANSI.sub("", out.getvalue())
+    return "\n".join(line.rstrip() for line in plain.splitlines()), live
+
+
+async def test_a_turn_with_retry_paragraphs_and_a_tool(
+    engine: QueryEngine, fake_api: FakeAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    (tmp_path / "a.txt").write_text("one\ntwo")
+    fake_api.script(
+        Fault(529),
+        Reply([text("First paragraph.\n\nSecond paragraph."), tool_use("Read", {"file_path": str(tmp_path / "a.txt")})]),
+        Reply("All done."),
+    )
+    shown, live = await run_turn(engine, tmp_path, "go")
+    assert shown == (
+        "  ⎿  API Error (529): overloaded error · Retrying in 0s… (attempt 1/5)\n"
+        "\n"
+        "● First paragraph.\n"
+        "\n"
+        "  Second paragraph.\n"
+        "\n"
+        "● Read(a.txt)\n"
+        "  ⎿  Read 2 lines\n"
+        "\n"
+        "● All done."
+    )
+    assert live.tokens_done > 0 and live.stream == "" and not live.running
+    fake_api.assert_clean()
+
+
+async def test_an_api_error_ends_the_turn_in_one_red_line(
+    engine: QueryEngine, fake_api: FakeAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    fake_api.script(Fault(400, message="messages: bad request\nsecond line"))
+    shown, _ = await run_turn(engine, tmp_path, "go")
+    lines = [line for line in shown.splitlines() if line]
+    assert len(lines) == 1 and lines[0].startswith("  ⎿  ") and "bad request" in lines[0]
