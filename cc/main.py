@@ -100,6 +100,8 @@ def _run_interactive(args: argparse.Namespace) -> int:
     from cc.ui.repl import run_repl
 
     first = " ".join(args.prompt).strip() or None
+    if args.resume == "":  # -r with no id: pick one
+        first = "/resume"
     if first:  # it goes out at once; otherwise the REPL starts the import once it is drawn
         from cc.core.client import prefetch_sdk
 

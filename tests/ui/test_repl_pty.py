@@ -325,3 +325,60 @@ def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
     assert "a + b" in target.read_text()
     assert "use a helper instead" in json.dumps(setup.api.bodies[-1]["messages"][-1])
     setup.api.assert_clean()
+
+
+def test_resume_flag_without_id_opens_the_picker(setup: Setup) -> None:
+    setup.api.script(Reply("First answer."), Reply("Back again."))
+    term = setup.start()
+    term.enter("remember the word walrus")
+    term.wait_for("● First answer.")
+    term.wait_idle()
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    again = Terminal(cc_argv("-r"), setup.root, cc_env(setup.api.base_url, setup.config, setup.home))
+    setup.terminals.append(again)
+    again.wait_for("remember the word walrus")
+    again.enter()  # the first (newest) session
+    again.wait_for("● First answer.")
+    again.enter("what was the word?")
+    again.wait_for("● Back again.")
+    assert "walrus" in json.dumps(setup.api.bodies[-1]["messages"])
+    setup.api.assert_clean()
+
+
+def test_first_visit_asks_for_trust_before_project_hooks(tmp_path: Path, fake_api: FakeAPI) -> None:
+    root, config, home = tmp_path / "project", tmp_path / "config", tmp_path / "home"
+    for d in (root, config, home):
+        d.mkdir()
+    marker = root / "hook-ran"
+    hook = [{"hooks": [{"type": "command", "command": f"touch {marker}"}]}]
+    (root / ".claude").mkdir()
+    (root / ".claude" / "settings.json").write_text(json.dumps({"hooks": {"SessionStart": hook}}))
+    env = cc_env(fake_api.base_url, config, home)
+    no = Terminal(cc_argv(), root, env)
+    try:
+        no.wait_for("Do you trust the files in this folder?")
+        no.enter("2")
+        assert no.wait_exit() == 1
+    finally:
+        no.close()
+    assert not marker.exists()
+    yes = Terminal(cc_argv(), root, env)
+    try:
+        yes.wait_for("Do you trust the files in this folder?")
+        yes.enter("1")
+        yes.wait_until(lambda s: yes.prompt_line() == ">")
+        yes.wait_until(lambda s: marker.exists())
+        yes.ctrl("d")
+        assert yes.wait_exit() == 0
+    finally:
+        yes.close()
+    marker.unlink()
+    again = Terminal(cc_argv(), root, env)
+    try:
+        again.wait_until(lambda s: again.prompt_line() == ">")
+        assert "Do you trust" not in again.text()
+        again.ctrl("d")
+        assert again.wait_exit() == 0
+    finally:
+        again.close()
