@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
+#: What commits written in a session end with (settings `includeCoAuthoredBy`).
+COMMIT_TRAILER = "Co-Authored-By: Claude <noreply@anthropic.com>"
 #: Piped stdin is capped, as in Claude Code.
 MAX_STDIN_BYTES = 10 * 1024 * 1024
 
@@ -374,6 +376,7 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         claude_md=claude_md,
         override=override,
         append=append,
+        commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
     )
     session_id = _valid_uuid(args.session_id) if args.session_id else None
     hooks = _build_hooks(runtime, session_id, lambda: gate.mode)

@@ -74,11 +74,13 @@ def build_system_prompt(
     memory_dir: Path | None = None,
     override: str | None = None,
     append: str | None = None,
+    commit_trailer: str | None = None,
 ) -> list[PromptSection]:
     """The system prompt as ordered sections.
 
     `override` (`--system-prompt`) replaces every default section, CLAUDE.md included;
-    `append` (`--append-system-prompt`) always comes last.
+    `append` (`--append-system-prompt`) always comes last. `commit_trailer` (settings
+    `includeCoAuthoredBy`, on by default) is the line git commits should end with.
     """
     if override is not None:
         sections = [PromptSection("override", override, cacheable=True)]
@@ -87,7 +89,8 @@ def build_system_prompt(
             PromptSection(name, _section_text(file), cacheable=True)
             for name, file in _STATIC_SECTIONS
         ]
-        sections.append(_dynamic("environment", "08_environment.md", _environment_values(env)))
+        values = {**_environment_values(env), "commit_trailer": commit_trailer}
+        sections.append(_dynamic("environment", "08_environment.md", values))
         sections.append(
             _dynamic(
                 "tools",

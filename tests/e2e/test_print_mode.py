@@ -302,3 +302,14 @@ def test_custom_command_expands_in_print_mode(project: Project) -> None:
     sent = json.dumps(project.api.bodies[0]["messages"][0])
     assert "Say hello to Ada Lovelace in French." in sent
     assert "Date: today" in sent
+
+
+def test_include_co_authored_by_setting(project: Project) -> None:
+    project.api.script(Reply([text("a")]), Reply([text("b")]))
+    assert project.run("-p", "hi").returncode == 0
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text('{"includeCoAuthoredBy": false}')
+    assert project.run("-p", "hi").returncode == 0
+    first, second = (json.dumps(b["system"]) for b in project.api.bodies)
+    assert "Co-Authored-By" in first
+    assert "Co-Authored-By" not in second

@@ -217,3 +217,12 @@ def test_git_worktree_file_counts(tmp_path: Path) -> None:
 )
 def test_model_display_name(model: str, name: str) -> None:
     assert model_display_name(model) == name
+
+
+def test_commit_trailer_only_when_given() -> None:
+    env = PromptEnv(Path("/w"), True, "linux", "/bin/bash", "Linux 6", "claude-opus-5-5",
+                    date(2026, 1, 2))
+    with_trailer = render(build_system_prompt(env, tool_names=["Read"], commit_trailer="X-Trailer"))
+    without = render(build_system_prompt(env, tool_names=["Read"]))
+    assert "X-Trailer" in with_trailer and "trailer" in with_trailer
+    assert "trailer" not in without
