@@ -18,7 +18,9 @@ import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
+
+from cc.permissions.paths import compile_path_pattern
+from cc.permissions.rules import command_matches, domain_matches
 
 _PLAIN = re.compile(r"[A-Za-z0-9_\- ,|]*")
 _ALIASES = {"Task": "Agent", "BashOutput": "TaskOutput", "KillShell": "TaskStop"}
@@ -62,73 +64,27 @@ def rule_matches(
         return True
     spec = spec.strip()
     if tool_name == "Bash":
-        return _command_matches(spec, str(tool_input.get("command", "")))
+        command = str(tool_input.get("command", ""))
+        parts = [command, *(p for p in _SHELL_SPLIT.split(command))]
+        return any(command_matches(spec, p.strip()) for p in parts if p.strip())
     if tool_name in _PATH_TOOLS:
         path = next(
             (tool_input[f] for f in _PATH_FIELDS if isinstance(tool_input.get(f), str)), None
         )
-        return path is not None and _path_matches(spec, path, cwd=cwd, project_dir=project_dir)
+        if path is None:
+            return False
+        target = Path(path).expanduser()
+        target = target if target.is_absolute() else cwd / target
+        pattern = compile_path_pattern(
+            spec, anchor=project_dir, cwd=cwd, home=Path.home(), deny=True
+        )
+        return pattern.matches(str(target), deny=True)
     if tool_name == "WebFetch" and spec.startswith("domain:"):
-        host = urlparse(str(tool_input.get("url", ""))).hostname or ""
-        want = spec.removeprefix("domain:")
-        return _glob(want, dot_all=True).fullmatch(host) is not None
+        return domain_matches(spec, str(tool_input.get("url", "")))
     param, sep, value = spec.partition(":")
     if sep and param in tool_input:
-        return _glob(value, dot_all=True).fullmatch(str(tool_input[param])) is not None
+        return command_matches(value, str(tool_input[param]))
     texts = [v for v in tool_input.values() if isinstance(v, str)]
-    return any(_glob(spec, dot_all=True).fullmatch(t) for t in texts)
+    return any(command_matches(spec, t) for t in texts)
 
 
-def _command_matches(spec: str, command: str) -> bool:
-    """The whole command or any of its parts (`a && b`, `a | b`, …) matches."""
-    if spec.endswith(":*"):  # legacy prefix form: `npm test:*`
-        spec = spec[:-2] + " *"
-    pattern = _glob(spec, dot_all=True, word_tail=True)
-    parts = [command, *(p for p in _SHELL_SPLIT.split(command))]
-    return any(pattern.fullmatch(p.strip()) for p in parts if p.strip())
-
-
-def _path_matches(spec: str, path: str, *, cwd: Path, project_dir: Path) -> bool:
-    """gitignore-style: `//abs`, `~/home`, `/project-relative`, `rel/` or `name` anywhere."""
-    target = Path(path).expanduser()
-    target = target if target.is_absolute() else cwd / target
-    if spec.startswith("//"):
-        anchored = spec[1:]
-    elif spec.startswith("~/"):
-        anchored = str(Path.home()) + spec[1:]
-    elif spec.startswith("/"):
-        anchored = str(project_dir) + spec
-    elif "/" in spec.rstrip("/").removeprefix("./"):
-        anchored = str(cwd / spec.removeprefix("./"))
-    else:
-        anchored = "**/" + spec  # a bare name matches at any depth
-    if anchored.endswith("/"):
-        anchored += "**"
-    return _glob(anchored, dot_all=False).fullmatch(str(target)) is not None
-
-
-@functools.lru_cache(maxsize=256)
-def _glob(spec: str, *, dot_all: bool, word_tail: bool = False) -> re.Pattern[str]:
-    """`*` (and `**`) as regex; with `dot_all` a `*` crosses `/` too."""
-    tail = ""
-    if word_tail and spec.endswith(" *"):
-        spec, tail = spec[:-2], "( .*)?"
-    out = []
-    i = 0
-    while i < len(spec):
-        if spec.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif spec.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif spec[i] == "*":
-            out.append(".*" if dot_all else "[^/]*")
-            i += 1
-        elif spec[i] == "?" and not dot_all:
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(spec[i]))
-            i += 1
-    return re.compile("".join(out) + tail, re.DOTALL)
