@@ -119,8 +119,18 @@ def _session_id(entries: list[Entry]) -> str:
 
 
 def _unknown_types(entries: list[Entry]) -> list[str]:
+    """A warning per unknown line type that looks like conversation we skip: a
+    message on the uuid chain.
+
+    Other unknown lines are Claude Code's bookkeeping (request records and blobs,
+    cost state, ...): newer versions add such types often, so they are skipped quietly.
+    """
     counts = Counter(
-        str(e.type) for e in entries if e.type not in MESSAGE_TYPES | KNOWN_SKIPPED_TYPES
+        str(e.type)
+        for e in entries
+        if e.type not in MESSAGE_TYPES | KNOWN_SKIPPED_TYPES
+        and isinstance(e.data.get("message"), dict)
+        and e.uuid is not None
     )
     return [
         f"Skipped {n} transcript line(s) of unknown type {kind!r}."

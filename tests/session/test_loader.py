@@ -146,11 +146,13 @@ def test_sample_with_the_lines_claude_code_writes_between(tmp_path: Path) -> Non
                 "timestamp": "2026-11-30T04:18:49.229Z",
             }
         )
-    out.append({"type": "api-request", "uuid": "zz", "requestId": "req_1"})
+    out.append({"type": "api-request", "uuid": "zz", "requestId": "req_1"})  # bookkeeping
+    out.append({"type": "future-kind", "uuid": "zy",
+                "message": {"role": "user", "content": "lost?"}})  # conversation we can't place
     path = write_lines(tmp_path / f"{SID}.jsonl", out)
     loaded = load_session(path)
     assert loaded.messages == load_session(SAMPLE).messages
-    assert loaded.warnings == ["Skipped 1 transcript line(s) of unknown type 'api-request'."]
+    assert loaded.warnings == ["Skipped 1 transcript line(s) of unknown type 'future-kind'."]
 
 
 def test_compacted_claude_code_transcript_starts_at_the_summary() -> None:
