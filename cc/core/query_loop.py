@@ -128,6 +128,10 @@ async def query_loop(
         state.turn_count += 1
         tools = StreamingToolExecutor(deps.executor)
         assistant: AssistantMessage | None = None
+        # A tool_use that may change things waits until another block follows it or
+        # the message ends: if the output cap cut the message, the last one is cut
+        # short and must not run. Safe (read-only) calls start at once.
+        held: ToolUseBlock | None = None
         try:
             yield RequestStart(state.model)
             async for item in stream_with_retries(lambda: deps.client.stream(request)):
@@ -136,9 +140,16 @@ async def query_loop(
                     continue
                 if isinstance(item, StreamDiscarded):
                     await tools.cancel()
-                    tools = StreamingToolExecutor(deps.executor)
-                elif isinstance(item, BlockComplete) and isinstance(item.block, ToolUseBlock):
-                    tools.add(item.block)
+                    tools, held = StreamingToolExecutor(deps.executor), None
+                elif isinstance(item, BlockComplete):
+                    if held is not None:
+                        tools.add(held)
+                        held = None
+                    if isinstance(item.block, ToolUseBlock):
+                        if tools.is_safe(item.block):
+                            tools.add(item.block)
+                        else:
+                            held = item.block
                 yield item
         except ModelCallError as error:
             # Phase 3: what the retry module could not recover.
@@ -155,6 +166,16 @@ async def query_loop(
             await tools.cancel()
             raise
         assert assistant is not None, "a finished stream always ends with its message"
+        last = assistant.content[-1] if assistant.content else None
+        if assistant.stop_reason == "max_tokens" and isinstance(last, ToolUseBlock):
+            # Cut off inside its input: it never runs; the model is asked to go on.
+            assistant.content = assistant.content[:-1]
+            if held is not None and held.id == last.id:
+                held = None
+            else:
+                await tools.drop(last.id)
+        if held is not None:
+            tools.add(held)
 
         # max_tokens: raise the cap once, then ask for the rest.
         if assistant.stop_reason == "max_tokens" and not assistant.tool_uses:

@@ -54,9 +54,13 @@ class StreamingToolExecutor:
         self._closed = False
         self._failed_kinds: set[str] = set()
 
-    def add(self, tool_use: ToolUseBlock) -> None:
+    def is_safe(self, tool_use: ToolUseBlock) -> bool:
+        """Whether the call may run alongside others (a read-only one, say)."""
         parsed = self._executor.parse(tool_use)
-        safe = not isinstance(parsed, ToolResult) and parsed[0].is_concurrency_safe(parsed[1])
+        return not isinstance(parsed, ToolResult) and parsed[0].is_concurrency_safe(parsed[1])
+
+    def add(self, tool_use: ToolUseBlock) -> None:
+        safe = self.is_safe(tool_use)
         waits_for = [c.done for c in self._calls if not (safe and c.safe)]
         call = _Call(tool_use, safe)
         self._calls.append(call)
@@ -66,6 +70,14 @@ class StreamingToolExecutor:
             self._events.put_nowait(None)
             return
         call.task = asyncio.create_task(self._run(call, waits_for), name=f"tool:{tool_use.name}")
+
+    async def drop(self, tool_use_id: str) -> None:
+        """Forget a call (its tool_use turned out to be cut short), stopping it if running."""
+        for call in [c for c in self._calls if c.tool_use.id == tool_use_id]:
+            self._calls.remove(call)
+            if call.task is not None and not call.task.done():
+                call.task.cancel()
+                await asyncio.gather(call.task, return_exceptions=True)
 
     def close(self) -> None:
         """No more calls will be added (the message has finished streaming)."""

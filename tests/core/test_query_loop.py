@@ -44,10 +44,9 @@ class WaitTool(Tool):
 
     name: ClassVar[str] = "Wait"
     input_model: ClassVar[type[ToolInput]] = WaitInput
-    safe: ClassVar[bool] = True
-
     def __init__(self) -> None:
         self.log: list[tuple[str, str, float]] = []
+        self.safe = True
 
     def description(self) -> str:
         return "Wait for a number of seconds."
@@ -329,17 +328,14 @@ async def test_safe_tools_run_in_parallel_unsafe_in_order(
     await collect(engine.submit("parallel"))
     assert time.monotonic() - t0 < 2.0  # three 1 s calls side by side, not 3 s in a row
 
-    WaitTool.safe = False
-    try:
-        wait.log.clear()
-        calls = [tool_use("Wait", {"seconds": 0.1, "label": f"u{i}"}) for i in range(3)]
-        fake_api.script(Reply(calls), Reply("done"))
-        await collect(engine.submit("serial"))
-        order = [(kind, label) for kind, label, _ in wait.log]
-        assert order == [("start", "u0"), ("end", "u0"), ("start", "u1"), ("end", "u1"),
-                         ("start", "u2"), ("end", "u2")]
-    finally:
-        WaitTool.safe = True
+    wait.safe = False
+    wait.log.clear()
+    calls = [tool_use("Wait", {"seconds": 0.1, "label": f"u{i}"}) for i in range(3)]
+    fake_api.script(Reply(calls), Reply("done"))
+    await collect(engine.submit("serial"))
+    order = [(kind, label) for kind, label, _ in wait.log]
+    assert order == [("start", "u0"), ("end", "u0"), ("start", "u1"), ("end", "u1"),
+                     ("start", "u2"), ("end", "u2")]
     fake_api.assert_clean()
 
 
@@ -443,3 +439,22 @@ async def test_bash_output_streams_as_progress(fake_api: FakeAPI, tmp_path: Path
     assert seen[0][1] < done_at - 0.4  # the first line arrived while the command ran
     sent = fake_api.bodies[1]["messages"][-1]["content"][0]["content"]
     assert sent == "line1\nline2\nline3"
+
+
+async def test_a_tool_call_cut_by_the_output_cap_never_runs(
+    fake_api: FakeAPI, tmp_path: Path
+) -> None:
+    wait = WaitTool()
+    wait.safe = False  # a call that changes things: held until the message ends
+    fake_api.script(
+        Reply([tool_use("Wait", {"seconds": 0, "label": "whole"}),
+               tool_use("Wait", {"seconds": 0, "label": "cut"})], stop_reason="max_tokens"),
+        Reply("done"),
+    )
+    engine = make_engine(fake_api, tmp_path, wait)
+    events = await collect(engine.submit("go"))
+    assert terminal(events).reason == "completed"
+    assert [label for kind, label, _ in wait.log if kind == "start"] == ["whole"]
+    sent = fake_api.bodies[1]["messages"]
+    assert [b["input"]["label"] for b in sent[1]["content"]] == ["whole"]
+    fake_api.assert_clean()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import Project
 from tests.fakeapi import Reply, text, tool_use
 
@@ -77,16 +79,36 @@ def test_edit_is_denied_in_default_print_mode(project: Project) -> None:
 
 def test_a_tool_starts_while_the_model_is_still_streaming(project: Project) -> None:
     marker = project.root / "started"
+    readme = project.root / "README.md"
+    readme.write_text("hi\n")
+    hooks = {"PreToolUse": [{"matcher": "Read",
+                             "hooks": [{"type": "command", "command": f"touch {marker}"}]}]}
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    project.api.script(
+        Reply([tool_use("Read", {"file_path": str(readme)}), text("still talking")],
+              pause_after_block={0: 1.5}),
+        Reply([text("done")]),
+    )
+    run = project.run("-p", "go")
+    assert run.returncode == 0, run.stderr
+    # message_stop left the server at least 1.5 s after the request arrived; the Read
+    # (its PreToolUse hook touches the marker) had already started by then.
+    assert marker.stat().st_mtime < project.api.requests[0].at + 1.4
+
+
+def test_a_writing_tool_waits_for_the_message_to_end(project: Project) -> None:
+    marker = project.root / "written"
     project.api.script(
         Reply([tool_use("Bash", {"command": f"touch {marker}"}), text("still talking")],
-              pause_after_block={0: 1.5}),
+              pause_after_block={0: 1.0}),
         Reply([text("done")]),
     )
     run = project.run("-p", "go", "--permission-mode", "bypassPermissions")
     assert run.returncode == 0, run.stderr
-    # message_stop left the server at least 1.5 s after the request arrived;
-    # the tool had already run by then.
-    assert marker.stat().st_mtime < project.api.requests[0].at + 1.4
+    # Held until a later block completed: had the output cap cut the message, a
+    # call cut short in its input must never run.
+    assert marker.stat().st_mtime >= project.api.requests[0].at + 1.0
 
 
 def test_failed_bash_cancels_its_siblings(project: Project) -> None:
