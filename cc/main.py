@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
     from cc.permissions.checker import PermissionChecker
-    from cc.session.transcript import TranscriptWriter
     from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
@@ -127,12 +126,13 @@ def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
         ]
 
     def resume(session_id: str) -> None:
+        from cc.session.attach import resume_into
         from cc.session.loader import find_session_by_id
 
         path = find_session_by_id(runtime.config_dir, session_id, runtime.cwd)
         if path is None:
             raise UsageError(f"No conversation found with session ID: {session_id}")
-        _resume_into(engine, runtime, path, fork=False)
+        resume_into(engine, path, cwd=runtime.cwd)
 
     return Services(
         list_sessions=sessions,
@@ -420,105 +420,19 @@ def _build_hooks(
 
 
 def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEngine) -> None:
-    """Load the conversation to resume (-c, -r ID) and open the transcript to write.
+    from cc.session.attach import SessionChoice, attach_session
 
-    `--fork-session` continues under a new id in a new file, leaving the old one
-    untouched; `--no-session-persistence` (print mode) writes nothing.
-    """
-    from cc import __version__
-    from cc.session.cleanup import cleanup_transcripts
-    from cc.session.loader import find_latest_session, find_session_by_id
-    from cc.session.paths import session_path
-    from cc.session.transcript import TranscriptWriter
-
-    cwd, config = runtime.cwd, runtime.config_dir
-    persist = not (args.no_session_persistence and args.print_mode)
-
-    def new_writer(session_id: str) -> TranscriptWriter:
-        return TranscriptWriter(
-            session_path(cwd, config, session_id), session_id=session_id, cwd=cwd,
-            version=__version__,
-        )
-
-    source = None
-    if args.continue_:
-        source = find_latest_session(cwd, config)
-        if source is None:
-            raise UsageError("No conversation found to continue")
-    elif args.resume:
-        source = find_session_by_id(config, args.resume, cwd)
-        if source is None:
-            raise UsageError(f"No conversation found with session ID: {args.resume}")
-
-    writer: TranscriptWriter | None = None
-    if source is None:
-        if args.session_id and session_path(cwd, config, engine.session_id).exists():
-            raise UsageError(f"Session ID {engine.session_id} is already in use")
-        writer = new_writer(engine.session_id) if persist else None
-    else:
-        if args.fork_session and not args.session_id:
-            engine.config.session_id = _new_session_id()
-        writer = _resume_into(
-            engine, runtime, source, fork=args.fork_session, persist=persist, new_writer=new_writer
-        )
-        runtime.resumed = True
-
-    engine.transcript = writer
-    engine.transcript_factory = new_writer if persist else None
-    if engine.hooks is not None:
-        engine.hooks.session_id = engine.session_id
-        engine.hooks.transcript_path = str(writer.path) if writer else None
-    _deleted, warnings = cleanup_transcripts(
-        config, runtime.settings.get("cleanupPeriodDays"), writer.path if writer else source
+    choice = SessionChoice(
+        continue_latest=args.continue_,
+        resume_id=args.resume or None,
+        fork=args.fork_session,
+        fixed_id=bool(args.session_id),
+        persist=not (args.no_session_persistence and args.print_mode),
     )
-    for warning in warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
-
-
-def _resume_into(
-    engine: QueryEngine,
-    runtime: Runtime,
-    path: Path,
-    *,
-    fork: bool,
-    persist: bool = True,
-    new_writer: Callable[[str], TranscriptWriter] | None = None,
-) -> TranscriptWriter | None:
-    """Load the transcript at `path` into `engine`; the writer that continues it.
-
-    With `fork`, the engine keeps its own (new) session id and the conversation is
-    re-recorded into a new file; the old file is left as it is.
-    """
-    from cc import __version__
-    from cc.session.loader import load_session
-    from cc.session.resume import fork_session, resume_writer
-
-    loaded = load_session(path)
-    for warning in loaded.warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
-    if engine.transcript is not None:
-        engine.transcript.close()
-    engine.messages[:] = loaded.messages
-    writer = None
-    if fork:
-        if persist and new_writer is not None:
-            writer = new_writer(engine.session_id)
-            fork_session(loaded, writer)
-    else:
-        engine.config.session_id = loaded.session_id
-        if persist:
-            writer = resume_writer(loaded, cwd=runtime.cwd, version=__version__)
-    engine.transcript = writer
-    if engine.hooks is not None:
-        engine.hooks.session_id = engine.session_id
-        engine.hooks.transcript_path = str(writer.path) if writer else None
-    return writer
-
-
-def _new_session_id() -> str:
-    import uuid
-
-    return str(uuid.uuid4())
+    runtime.resumed = attach_session(
+        engine, choice, cwd=runtime.cwd, config=runtime.config_dir,
+        cleanup_days=runtime.settings.get("cleanupPeriodDays"),
+    )
 
 
 def _valid_uuid(value: str) -> str:

@@ -228,15 +228,18 @@ class QueryEngine:
             ctx.shell.close()
         await self.client.close()
 
+    def use_transcript(self, writer: TranscriptWriter | None) -> None:
+        """Save to `writer` from now on (closing the one before); hooks learn the path."""
+        if self.transcript is not None and self.transcript is not writer:
+            self.transcript.close()
+        self.transcript = writer
+        if self.hooks is not None:
+            self.hooks.session_id = self.config.session_id
+            self.hooks.transcript_path = str(writer.path) if writer else None
+
     def clear(self) -> None:
         """Start a new conversation under a new session id (the REPL's /clear)."""
         self.messages.clear()
         self.config.session_id = new_uuid()
-        if self.transcript is not None:
-            self.transcript.close()
-            self.transcript = None
-        if self.transcript_factory is not None:
-            self.transcript = self.transcript_factory(self.config.session_id)
-        if self.hooks is not None:
-            self.hooks.session_id = self.config.session_id
-            self.hooks.transcript_path = str(self.transcript.path) if self.transcript else None
+        factory = self.transcript_factory
+        self.use_transcript(factory(self.config.session_id) if factory else None)
