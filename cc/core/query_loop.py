@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import aclosing
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -108,78 +109,26 @@ async def query_loop(
     stop_hook_active = False
     while True:
         # Phase 1: prepare.
-        notes = deps.notifications() if deps.notifications else []
-        if notes:
-            notice = UserMessage.text(_reminder(notes), is_meta=True)
-            messages.append(notice)
-            yield UserEvent(notice)
-        api_messages = normalize_messages_for_api(messages)
-        state.token_estimate = estimate_tokens(api_messages, deps.system)
-        request = ModelRequest(
-            model=state.model,
-            max_tokens=state.max_output_tokens or first_cap,
-            system=deps.system,
-            messages=api_messages,
-            tools=deps.tools(),
-            thinking_budget=deps.thinking_budget,
-        )
+        for event in _take_notifications(messages, deps):
+            yield event
+        request = _prepare(messages, state, deps, first_cap)
 
         # Phase 2: stream, starting tools as their blocks complete.
         state.turn_count += 1
-        tools = StreamingToolExecutor(deps.executor)
-        assistant: AssistantMessage | None = None
-        # A tool_use that may change things waits until another block follows it or
-        # the message ends: if the output cap cut the message, the last one is cut
-        # short and must not run. Safe (read-only) calls start at once.
-        held: ToolUseBlock | None = None
-        try:
-            yield RequestStart(state.model)
-            async for item in stream_with_retries(lambda: deps.client.stream(request)):
-                if isinstance(item, AssistantMessage):
-                    assistant = item
-                    continue
-                if isinstance(item, StreamDiscarded):
-                    await tools.cancel()
-                    tools, held = StreamingToolExecutor(deps.executor), None
-                elif isinstance(item, BlockComplete):
-                    if held is not None:
-                        tools.add(held)
-                        held = None
-                    if isinstance(item.block, ToolUseBlock):
-                        if tools.is_safe(item.block):
-                            tools.add(item.block)
-                        else:
-                            held = item.block
-                yield item
-        except ModelCallError as error:
-            # Phase 3: what the retry module could not recover.
-            await tools.cancel()
-            reason = "prompt_too_long" if isinstance(error, PromptTooLongError) else "api_error"
-            yield Terminal(
-                reason,
-                error=error.message,
-                error_kind=error.kind,
-                details={"status": error.status},
-            )
+        turn = _Streamed(StreamingToolExecutor(deps.executor))
+        async with aclosing(_stream(request, deps, turn)) as streaming:
+            async for event in streaming:
+                yield event
+
+        # Phase 3: what the retry module could not recover ends the turn.
+        if turn.error is not None:
+            yield _error_terminal(turn.error)
             return
-        except (asyncio.CancelledError, GeneratorExit):
-            await tools.cancel()
-            raise
-        assert assistant is not None, "a finished stream always ends with its message"
-        last = assistant.content[-1] if assistant.content else None
-        if assistant.stop_reason == "max_tokens" and isinstance(last, ToolUseBlock):
-            # Cut off inside its input: it never runs; the model is asked to go on.
-            assistant.content = assistant.content[:-1]
-            if held is not None and held.id == last.id:
-                held = None
-            else:
-                await tools.drop(last.id)
-        if held is not None:
-            tools.add(held)
+        assistant = await _settle(turn)
 
         # max_tokens: raise the cap once, then ask for the rest.
         if assistant.stop_reason == "max_tokens" and not assistant.tool_uses:
-            await tools.cancel()
+            await turn.tools.cancel()
             if (state.max_output_tokens or first_cap) < escalated_cap:
                 state.max_output_tokens = escalated_cap
                 state.turn_count -= 1
@@ -197,15 +146,13 @@ async def query_loop(
                 return
             state.max_tokens_recoveries += 1
             state.turn_count -= 1
-            nudge = UserMessage.text(CONTINUE_AFTER_MAX_TOKENS, is_meta=True)
-            messages.append(nudge)
-            yield UserEvent(nudge)
+            yield _append_meta(messages, CONTINUE_AFTER_MAX_TOKENS)
             continue
 
         messages.append(assistant)
         yield AssistantEvent(assistant)
         if not assistant.tool_uses:
-            await tools.cancel()
+            await turn.tools.cancel()
             objection = await deps.hooks.stop_check(stop_hook_active) if deps.hooks else None
             for event in _hook_events(deps):
                 yield event
@@ -214,37 +161,19 @@ async def query_loop(
             if objection:
                 # A Stop hook refused to let the turn end: its reason is the next prompt.
                 stop_hook_active = True
-                nudge = UserMessage.text(objection, is_meta=True)
-                messages.append(nudge)
-                yield UserEvent(nudge)
+                yield _append_meta(messages, objection)
                 continue
             yield Terminal("completed", stop_reason=assistant.stop_reason)
             return
 
         # Phase 4: collect the results, in tool_use order, as one user message.
-        for block in assistant.tool_uses:
-            if block.id not in {t.id for t in tools.tool_uses}:
-                tools.add(block)  # a block the stream did not announce as complete
-        tools.close()
-        done: dict[str, ToolDone] = {}
-        try:
-            async for event in tools.events():
-                if isinstance(event, ToolDone):
-                    done[event.tool_use.id] = event
+        async with aclosing(_collect(assistant, turn.tools, messages)) as collecting:
+            async for event in collecting:
                 yield event
-        except (asyncio.CancelledError, GeneratorExit):
-            for event in await tools.cancel():
-                done.setdefault(event.tool_use.id, event)
-            messages.append(_results_message(assistant.tool_uses, done))
-            raise
-        results = _results_message(assistant.tool_uses, done)
-        messages.append(results)
-        yield UserEvent(results)
         for event in _hook_events(deps):
             yield event
             if isinstance(event, Terminal):
                 return
-
         if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
             state.turn_count += 1
             yield Terminal(
@@ -254,6 +183,121 @@ async def query_loop(
             )
             return
         state.transition = "tool_use"
+
+
+def _take_notifications(messages: list[Message], deps: LoopDeps) -> list[UserEvent]:
+    notes = deps.notifications() if deps.notifications else []
+    return [_append_meta(messages, _reminder(notes))] if notes else []
+
+
+def _append_meta(messages: list[Message], text: str) -> UserEvent:
+    """A system-added user message (a notice, a continuation request)."""
+    message = UserMessage.text(text, is_meta=True)
+    messages.append(message)
+    return UserEvent(message)
+
+
+def _prepare(
+    messages: list[Message], state: QueryState, deps: LoopDeps, first_cap: int
+) -> ModelRequest:
+    api_messages = normalize_messages_for_api(messages)
+    state.token_estimate = estimate_tokens(api_messages, deps.system)
+    return ModelRequest(
+        model=state.model,
+        max_tokens=state.max_output_tokens or first_cap,
+        system=deps.system,
+        messages=api_messages,
+        tools=deps.tools(),
+        thinking_budget=deps.thinking_budget,
+    )
+
+
+@dataclass
+class _Streamed:
+    """What one model call left: its message (or the error), and the tools it started."""
+
+    tools: StreamingToolExecutor
+    assistant: AssistantMessage | None = None
+    error: ModelCallError | None = None
+    #: A call that may change things waits until another block follows it or the
+    #: message ends: if the output cap cut the message, the last call is cut short
+    #: and must not run. Safe (read-only) calls start at once.
+    held: ToolUseBlock | None = None
+
+
+async def _stream(request: ModelRequest, deps: LoopDeps, turn: _Streamed) -> AsyncIterator[Event]:
+    try:
+        yield RequestStart(request.model)
+        async for item in stream_with_retries(lambda: deps.client.stream(request)):
+            if isinstance(item, AssistantMessage):
+                turn.assistant = item
+                continue
+            if isinstance(item, StreamDiscarded):
+                await turn.tools.cancel()
+                turn.tools, turn.held = StreamingToolExecutor(deps.executor), None
+            elif isinstance(item, BlockComplete):
+                if turn.held is not None:
+                    turn.tools.add(turn.held)
+                    turn.held = None
+                if isinstance(item.block, ToolUseBlock):
+                    if turn.tools.is_safe(item.block):
+                        turn.tools.add(item.block)
+                    else:
+                        turn.held = item.block
+            yield item
+    except ModelCallError as error:
+        await turn.tools.cancel()
+        turn.error = error
+    except (asyncio.CancelledError, GeneratorExit):
+        await turn.tools.cancel()
+        raise
+
+
+def _error_terminal(error: ModelCallError) -> Terminal:
+    reason = "prompt_too_long" if isinstance(error, PromptTooLongError) else "api_error"
+    return Terminal(
+        reason, error=error.message, error_kind=error.kind, details={"status": error.status}
+    )
+
+
+async def _settle(turn: _Streamed) -> AssistantMessage:
+    """The finished message, a tool call cut off by the output cap removed from it."""
+    assistant = turn.assistant
+    assert assistant is not None, "a finished stream always ends with its message"
+    last = assistant.content[-1] if assistant.content else None
+    if assistant.stop_reason == "max_tokens" and isinstance(last, ToolUseBlock):
+        # Cut off inside its input: it never runs; the model is asked to go on.
+        assistant.content = assistant.content[:-1]
+        if turn.held is not None and turn.held.id == last.id:
+            turn.held = None
+        else:
+            await turn.tools.drop(last.id)
+    if turn.held is not None:
+        turn.tools.add(turn.held)
+    for block in assistant.tool_uses:
+        if block.id not in {t.id for t in turn.tools.tool_uses}:
+            turn.tools.add(block)  # a block the stream did not announce as complete
+    return assistant
+
+
+async def _collect(
+    assistant: AssistantMessage, tools: StreamingToolExecutor, messages: list[Message]
+) -> AsyncIterator[Event]:
+    tools.close()
+    done: dict[str, ToolDone] = {}
+    try:
+        async for event in tools.events():
+            if isinstance(event, ToolDone):
+                done[event.tool_use.id] = event
+            yield event
+    except (asyncio.CancelledError, GeneratorExit):
+        for event in await tools.cancel():
+            done.setdefault(event.tool_use.id, event)
+        messages.append(_results_message(assistant.tool_uses, done))
+        raise
+    results = _results_message(assistant.tool_uses, done)
+    messages.append(results)
+    yield UserEvent(results)
 
 
 def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:

@@ -458,3 +458,20 @@ async def test_a_tool_call_cut_by_the_output_cap_never_runs(
     sent = fake_api.bodies[1]["messages"]
     assert [b["input"]["label"] for b in sent[1]["content"]] == ["whole"]
     fake_api.assert_clean()
+
+
+async def test_closing_the_turn_early_stops_its_tools(fake_api: FakeAPI, tmp_path: Path) -> None:
+    wait = WaitTool()
+    fake_api.script(Reply([tool_use("Wait", {"seconds": 30, "label": "slow"})]))
+    engine = make_engine(fake_api, tmp_path, wait)
+    turn = engine.submit("slow")
+    async for event in turn:
+        if isinstance(event, ToolStart):
+            break
+    t0 = time.monotonic()
+    await turn.aclose()  # a UI that stops listening
+    assert time.monotonic() - t0 < 5
+    assert [kind for kind, _, _ in wait.log] == ["start"]  # cancelled, never finished
+    api = normalize_messages_for_api(engine.messages)
+    assert api[-1]["role"] == "user"
+    assert api[-1]["content"][0]["type"] == "tool_result"
