@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,17 +94,3 @@ def hp(tmp_path: Path) -> HookProject:
     return HookProject(root.resolve(), config.resolve())
 
 
-def alive(pid: int) -> bool:
-    """Whether `pid` is a live process (zombies count as dead)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")

@@ -10,7 +10,8 @@ import time
 import pytest
 
 from cc.tools.base import ToolResult
-from tests.hooks.conftest import HookProject, alive, command, on
+from tests.hooks.conftest import HookProject, command, on
+from tests.processes import alive
 
 
 async def test_exit_0_stdout_is_context_for_user_prompt_submit(hp: HookProject) -> None:

@@ -14,22 +14,7 @@ import pytest
 from cc.tools.base import ToolContext, ToolResult
 from cc.tools.bash import BashInput, BashTool
 from cc.tools.shell import BackgroundTasks, ShellSession, session_of
-
-
-def alive(pid: int) -> bool:
-    """Whether `pid` is a live process (zombies count as dead)."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read()
-    except FileNotFoundError:
-        return False
-    except OSError:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        return True
-    return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")
+from tests.processes import alive
 
 
 async def wait_dead(pid: int, within: float = 1.0) -> bool:

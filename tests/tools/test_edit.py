@@ -11,22 +11,8 @@ from pydantic import ValidationError
 
 from cc.tools.base import FileReadRecord, ToolContext, ToolResult
 from cc.tools.edit import EditInput, EditTool
-from cc.tools.read import ReadInput, ReadTool
-
-NOT_READ = (
-    "<tool_use_error>File has not been read yet. Read it first before writing to it."
-    "</tool_use_error>"
-)
-
-
-@pytest.fixture
-def ctx(tmp_path: Path) -> ToolContext:
-    return ToolContext(cwd=tmp_path)
-
-
-async def read(ctx: ToolContext, path: Path) -> None:
-    result = await ReadTool().call(ReadInput(file_path=str(path)), ctx)
-    assert not result.is_error, result.content
+from tests.tools.conftest import NOT_READ
+from tests.tools.conftest import read_first as read
 
 
 def mark_read(ctx: ToolContext, path: Path) -> None:
