@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cc.models.content_blocks import TextBlock
-from cc.models.messages import UserMessage
+from cc.models.messages import UserMessage, system_reminder
 from cc.tools.read_text import DEFAULT_LIMIT, number_lines, read_window
 
 #: Folders never offered or listed: version control and dependency trees.
@@ -90,7 +90,7 @@ def expand_mentions(text: str, cwd: Path, *, is_meta: bool = False) -> UserMessa
 
 
 def _reminder(m: Mention) -> str:
-    return f"<system-reminder>\n{_contents(m)}\n</system-reminder>"
+    return system_reminder(_contents(m))
 
 
 def _contents(m: Mention) -> str:

@@ -27,7 +27,7 @@ from cc.core.events import (
 )
 from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
 from cc.models.content_blocks import TextBlock
-from cc.models.messages import Message, UserMessage, new_uuid
+from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
 from cc.models.state import QueryState
 from cc.models.usage import UsageTotals
 from cc.prompts.builder import PromptSection
@@ -214,8 +214,7 @@ class QueryEngine:
     def _context_message(outcome: HookOutcome) -> UserMessage | None:
         if not outcome.additional_context:
             return None
-        text = f"<system-reminder>\n{outcome.additional_context}\n</system-reminder>"
-        return UserMessage.text(text, is_meta=True)
+        return UserMessage.text(system_reminder(outcome.additional_context), is_meta=True)
 
     async def aclose(self) -> None:
         """End of the session: stop background commands, drop the shell, close the connection."""

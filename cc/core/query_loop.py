@@ -37,7 +37,13 @@ from cc.core.model_catalog import model_info
 from cc.core.retry import stream_with_retries
 from cc.errors import ModelCallError, PromptTooLongError
 from cc.models.content_blocks import ToolResultBlock, ToolUseBlock
-from cc.models.messages import AssistantMessage, Message, UserMessage, normalize_messages_for_api
+from cc.models.messages import (
+    AssistantMessage,
+    Message,
+    UserMessage,
+    normalize_messages_for_api,
+    system_reminder,
+)
 from cc.models.state import QueryState
 from cc.prompts.builder import PromptSection
 from cc.tools.executor import ToolExecutor
@@ -187,7 +193,7 @@ async def query_loop(
 
 def _take_notifications(messages: list[Message], deps: LoopDeps) -> list[UserEvent]:
     notes = deps.notifications() if deps.notifications else []
-    return [_append_meta(messages, _reminder(notes))] if notes else []
+    return [_append_meta(messages, system_reminder("\n".join(notes)))] if notes else []
 
 
 def _append_meta(messages: list[Message], text: str) -> UserEvent:
@@ -312,10 +318,6 @@ def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:
         reason = getattr(stop, "reason", None) or "A hook stopped the turn"
         events.append(Terminal("hook_stopped", error=reason))
     return events
-
-
-def _reminder(notes: list[str]) -> str:
-    return "<system-reminder>\n" + "\n".join(notes) + "\n</system-reminder>"
 
 
 def result_line(done: ToolDone) -> UserMessage:

@@ -32,6 +32,11 @@ def new_uuid() -> str:
     return str(_uuid.uuid4())
 
 
+def system_reminder(text: str) -> str:
+    """`text` marked as added by the system rather than typed by the user."""
+    return f"<system-reminder>\n{text}\n</system-reminder>"
+
+
 @dataclass
 class UserMessage:
     content: list[ContentBlock]

@@ -20,7 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from cc.models.content_blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
-from cc.models.messages import AssistantMessage, CompactBoundaryMessage, Message, UserMessage
+from cc.models.messages import (
+    AssistantMessage,
+    CompactBoundaryMessage,
+    Message,
+    UserMessage,
+    system_reminder,
+)
 from cc.session.lines import INTERRUPTED_TOOL_TEXT
 
 _ENDED_RE = re.compile(r"\(id ([A-Za-z0-9_-]+)\) (?:completed|failed|was killed)")
@@ -205,6 +211,4 @@ def killed_notice(tasks: list[KilledTask]) -> UserMessage:
             f'{what} "{task.description}" (id {task.task_id}) was killed when the previous '
             "session ended; it is no longer running and its output may be incomplete."
         )
-    return UserMessage.text(
-        "<system-reminder>\n" + "\n".join(lines) + "\n</system-reminder>", is_meta=True
-    )
+    return UserMessage.text(system_reminder("\n".join(lines)), is_meta=True)
