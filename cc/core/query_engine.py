@@ -144,8 +144,8 @@ class QueryEngine:
                 if ours:
                     if isinstance(event, ToolDone):
                         self._save_result(event)
-                    else:
-                        self.save()
+                    elif isinstance(event, (UserEvent, AssistantEvent, Terminal)):
+                        self.save()  # only these follow a change to the conversation
                 if isinstance(event, RequestStart):
                     request_started = self._clock()
                 elif isinstance(event, (AssistantEvent, Terminal)) and request_started:
