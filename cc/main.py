@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
     from cc.permissions.checker import PermissionChecker
-    from cc.tools.base import ToolContext
     from cc.tools.registry import ToolRegistry
 
 #: What commits written in a session end with (settings `includeCoAuthoredBy`).
@@ -148,8 +147,7 @@ def _grant_tools(runtime: Runtime, rules: Sequence[str]) -> Callable[[], None]:
     if runtime.permissions is None:
         return lambda: None
     undo, warnings = grant_rules(runtime.permissions, rules)
-    for warning in warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
+    _warn(warnings)
     return undo
 
 
@@ -180,7 +178,7 @@ def _trust_folder() -> bool:
     try:
         set_trusted(config, cwd)
     except OSError as exc:
-        print(f"Warning: could not remember the answer: {exc}", file=sys.stderr)
+        _warn([f"could not remember the answer: {exc}"])
     return True
 
 
@@ -223,8 +221,7 @@ def _startup(args: argparse.Namespace) -> Runtime:
     if args.setting_sources is not None:
         sources = tuple(s.strip() for s in args.setting_sources.split(",") if s.strip())
     settings = load_settings(cwd, config, flag_settings=args.settings, sources=sources)
-    for warning in settings.warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
+    _warn(settings.warnings)
     env = settings.get("env")
     if isinstance(env, dict):
         for key, value in env.items():
@@ -236,7 +233,7 @@ def _startup(args: argparse.Namespace) -> Runtime:
 
         key, problem = run_api_key_helper(helper)
         if problem:
-            print(f"Warning: {problem}", file=sys.stderr)
+            _warn([problem])
         credentials.api_key, credentials.from_helper = key, key is not None
     return Runtime(cwd, config, settings, credentials)
 
@@ -280,17 +277,14 @@ def _read_flag_file(path: str | None, flag: str) -> str | None:
 
 
 def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:
+    """The mode asked for; the permission context normalizes aliases such as `manual`."""
     if args.dangerously_skip_permissions:
         return "bypassPermissions"
     mode = args.permission_mode or (settings.get("permissions") or {}).get("defaultMode")
-    if mode == "manual" or not mode:
-        return "default"
-    return str(mode)
+    return str(mode or "default")
 
 
-def _build_registry(
-    args: argparse.Namespace, runtime: Runtime, ctx: ToolContext
-) -> ToolRegistry:
+def _build_registry(args: argparse.Namespace) -> ToolRegistry:
     """Tier 1 tools at once; later tiers are wired in here as they land."""
     from cc.tools.bash import BashTool
     from cc.tools.edit import EditTool
@@ -346,13 +340,12 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         disallowed_tools=split_tool_list(args.disallowed_tools),
         add_dirs=list(args.add_dir),
     )
-    for warning in permissions.warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
+    _warn(permissions.warnings)
     permissions.shell_cwd = lambda: shell.cwd
     # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
     gate = PermissionChecker(permissions)
     runtime.permissions = gate
-    registry = _build_registry(args, runtime, ctx)
+    registry = _build_registry(args)
     for name in list(registry.names):
         if gate.hides(name):
             registry.pop(name)  # a bare deny rule removes the tool from the model's view
@@ -378,9 +371,6 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         append=append,
         commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
     )
-    session_id = _valid_uuid(args.session_id) if args.session_id else None
-    hooks = _build_hooks(runtime, session_id, lambda: gate.mode)
-    executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
     config = EngineConfig(
         model=model,
         system=system,
@@ -389,9 +379,10 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         max_output_tokens=_max_output_tokens(),
         permission_mode=gate.mode,
     )
-    if session_id:
-        config.session_id = session_id
-    hooks.session_id = config.session_id
+    if args.session_id:
+        config.session_id = _valid_uuid(args.session_id)
+    hooks = _build_hooks(runtime, config.session_id, lambda: gate.mode)
+    executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
     engine = QueryEngine(
         config, ModelClient(runtime.credentials), registry, executor, hooks=hooks
     )
@@ -401,17 +392,16 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
 
 
 def _build_hooks(
-    runtime: Runtime, session_id: str | None, permission_mode: Callable[[], str]
+    runtime: Runtime, session_id: str, permission_mode: Callable[[], str]
 ) -> HookRunner:
     from cc.hooks.config import load_hooks
     from cc.hooks.runner import HookRunner
 
     config, warnings = load_hooks(runtime.settings)
-    for warning in warnings:
-        print(f"Warning: {warning}", file=sys.stderr)
+    _warn(warnings)
     return HookRunner(
         config,
-        session_id=session_id or "",
+        session_id=session_id,
         transcript_path=None,
         cwd=runtime.cwd,
         project_dir=runtime.cwd,
@@ -433,6 +423,11 @@ def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEng
         engine, choice, cwd=runtime.cwd, config=runtime.config_dir,
         cleanup_days=runtime.settings.get("cleanupPeriodDays"),
     )
+
+
+def _warn(warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        print(f"Warning: {warning}", file=sys.stderr)
 
 
 def _valid_uuid(value: str) -> str:
