@@ -188,7 +188,6 @@ async def query_loop(
                 stop_reason=assistant.stop_reason,
             )
             return
-        state.transition = "tool_use"
 
 
 def _take_notifications(messages: list[Message], deps: LoopDeps) -> list[UserEvent]:

@@ -26,5 +26,3 @@ class QueryState:
     max_output_tokens: int | None = None
     max_tokens_recoveries: int = 0
     compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)
-    #: Why the last iteration continued: "tool_use", "max_tokens", "recovered_error".
-    transition: str | None = None

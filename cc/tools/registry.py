@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from cc.tools.base import Tool
@@ -12,8 +12,6 @@ class ToolRegistry:
     def __init__(self, tools: Iterable[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._aliases: dict[str, str] = {}
-        #: Tools named in the prompt but imported on first use.
-        self._deferred: dict[str, Callable[[], Tool]] = {}
         self._definitions: list[dict[str, Any]] | None = None
         for tool in tools:
             self.register(tool)
@@ -24,9 +22,6 @@ class ToolRegistry:
         for alias in tool.aliases:
             self._aliases[alias] = tool.name
 
-    def register_deferred(self, name: str, factory: Callable[[], Tool]) -> None:
-        self._deferred[name] = factory
-
     def pop(self, name: str) -> Tool | None:
         tool = self._tools.pop(name, None)
         if tool is not None:
@@ -36,16 +31,11 @@ class ToolRegistry:
         return tool
 
     def get(self, name: str) -> Tool | None:
-        name = self._aliases.get(name, name)
-        tool = self._tools.get(name)
-        if tool is None and name in self._deferred:
-            tool = self._deferred.pop(name)()
-            self.register(tool)
-        return tool
+        return self._tools.get(self._aliases.get(name, name))
 
     @property
     def names(self) -> list[str]:
-        return list(self._tools) + [n for n in self._deferred if n not in self._tools]
+        return list(self._tools)
 
     def api_definitions(self) -> list[dict[str, Any]]:
         """The `tools` request param; built once, rebuilt when the set changes."""
@@ -57,4 +47,4 @@ class ToolRegistry:
         return isinstance(name, str) and self.get(name) is not None
 
     def __len__(self) -> int:
-        return len(self._tools) + len(self._deferred)
+        return len(self._tools)
