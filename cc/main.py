@@ -113,6 +113,7 @@ def _run_interactive(args: argparse.Namespace) -> int:
 def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
     """What the REPL's commands need of the parts it does not own."""
     from cc.commands.context import Services, SessionSummary
+    from cc.permissions.grants import command_permit
 
     def sessions() -> list[SessionSummary]:
         from cc.session.loader import list_sessions
@@ -136,7 +137,7 @@ def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
     return Services(
         list_sessions=sessions,
         resume_session=resume,
-        permit_shell=lambda command, allowed: permit_shell(runtime, engine, command, allowed),
+        permit_shell=command_permit(runtime.permissions, engine.registry.get("Bash")),
         grant_tools=lambda rules: _grant_tools(runtime, rules),
     )
 
@@ -149,18 +150,6 @@ def _grant_tools(runtime: Runtime, rules: Sequence[str]) -> Callable[[], None]:
     undo, warnings = grant_rules(runtime.permissions, rules)
     _warn(warnings)
     return undo
-
-
-async def permit_shell(
-    runtime: Runtime, engine: QueryEngine, command: str, allowed: Sequence[str]
-) -> bool:
-    """May a custom command's `` !`cmd` `` run? Shared by the REPL and print mode."""
-    from cc.permissions.grants import permit_command
-
-    bash = engine.registry.get("Bash")
-    if runtime.permissions is None or bash is None:
-        return False
-    return await permit_command(runtime.permissions, bash, command, allowed)
 
 
 def _trust_folder() -> bool:

@@ -114,8 +114,8 @@ class ModelRequest:
 
 def system_blocks(sections: Sequence[PromptSection]) -> list[dict[str, Any]]:
     """System text blocks, a cache breakpoint closing the static (cacheable) prefix."""
-    blocks = [{"type": "text", "text": s.text} for s in sections if s.text.strip()]
     kept = [s for s in sections if s.text.strip()]
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": s.text} for s in kept]
     last_static = max((i for i, s in enumerate(kept) if s.cacheable), default=None)
     if last_static is not None:
         blocks[last_static]["cache_control"] = dict(_EPHEMERAL)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from cc.permissions.checker import PermissionChecker
 from cc.tools.base import Tool
@@ -34,3 +34,16 @@ async def permit_command(
     finally:
         undo()
     return decision.behavior == "allow"
+
+
+def command_permit(
+    gate: PermissionChecker | None, bash: Tool | None
+) -> Callable[[str, Sequence[str]], Awaitable[bool]]:
+    """The check custom commands use for `` !`cmd` ``; nothing runs without a checker."""
+
+    async def permit(command: str, allowed: Sequence[str]) -> bool:
+        if gate is None or bash is None:
+            return False
+        return await permit_command(gate, bash, command, allowed)
+
+    return permit

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 from cc import __version__
@@ -101,15 +100,9 @@ async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMe
     """The user message for `prompt`: a custom `/command` expanded, `@files` attached."""
     from cc.commands.registry import prepare_prompt
     from cc.core.model_catalog import resolve_model
-    from cc.permissions.grants import permit_command
+    from cc.permissions.grants import command_permit
 
-    gate, bash = runtime.permissions, engine.registry.get("Bash")
-
-    async def permit(command: str, allowed: Sequence[str]) -> bool:
-        return gate is not None and bash is not None and await permit_command(
-            gate, bash, command, allowed
-        )
-
+    permit = command_permit(runtime.permissions, engine.registry.get("Bash"))
     prepared = await prepare_prompt(
         prompt, runtime.cwd, runtime.config_dir, session_id=engine.session_id, permit=permit
     )
