@@ -2,12 +2,15 @@
 
     CCError
      ├── UsageError          bad command-line input; printed on stderr, exit 1
-     ├── UnknownBlockError   a content block we cannot parse (never dropped silently)
+     ├── UnknownBlockError   a content block with no type, or a known type missing
+     │                       its fields (an unknown type is carried, not an error)
      └── ModelCallError      a model request that failed for good
           ├── fatal: 400/401/403/404, or a retry budget spent (`retryable` False)
           ├── PromptTooLongError   413 / "prompt is too long"
-          └── (retryable)          429/529/5xx/connection/broken stream; the retry
-                                   module raises these only when told not to retry
+          ├── StreamBrokenError    a response stream that did not reach message_stop
+          │                        (cut, garbled, a block left open): retryable
+          └── (retryable)          429/529/5xx/connection; the retry module raises
+                                   these only when told not to retry
 
 Errors inside tools never become exceptions past the tool boundary: they turn
 into `is_error` tool results that the model reads.
@@ -42,13 +45,26 @@ class ModelCallError(CCError):
         kind: str = "unknown",
         status: int | None = None,
         retryable: bool = False,
+        retry_after: float | None = None,
+        endpoint: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.status = status
         self.retryable = retryable
+        #: Seconds the server asked us to wait (retry-after / retry-after-ms), if it did.
+        self.retry_after = retry_after
+        #: The API's address (scheme://host[:port]) when known, for the final message.
+        self.endpoint = endpoint
 
 
 class PromptTooLongError(ModelCallError):
     """The request was larger than the model's context window."""
+
+
+class StreamBrokenError(ModelCallError):
+    """A streamed response that ended before `message_stop`: its partial message is void."""
+
+    def __init__(self, message: str, *, endpoint: str | None = None) -> None:
+        super().__init__(message, kind="server_error", retryable=True, endpoint=endpoint)

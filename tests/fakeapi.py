@@ -29,8 +29,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
 
 __all__ = [
-    "CutStream", "FakeAPI", "Fault", "Hang", "Recorded", "Reply", "StreamError", "Turn",
-    "redacted_thinking", "text", "thinking", "tool_use",
+    "CutStream", "FakeAPI", "Fault", "Hang", "Malformed", "Recorded", "Reply", "StreamError", "Turn",
+    "redacted_thinking", "server_tool_use", "text", "thinking", "tool_use", "web_search_result",
 ]
 
 Block: TypeAlias = dict[str, Any]
@@ -56,6 +56,19 @@ def redacted_thinking(data: str) -> Block:
     return {"type": "redacted_thinking", "data": data}
 
 
+def server_tool_use(query: str, id: str | None = None) -> Block:  # noqa: A002
+    """A server-side web search call (its input streams like a tool_use's)."""
+    return {"type": "server_tool_use", "id": id or f"srvtoolu_{next(_tool_ids):04d}",
+            "name": "web_search", "input": {"query": query}}
+
+
+def web_search_result(tool_use_id: str, url: str = "https://example.com/a") -> Block:
+    """The server's results for a ``server_tool_use`` (sent whole, as the real API does)."""
+    return {"type": "web_search_tool_result", "tool_use_id": tool_use_id, "content": [
+        {"type": "web_search_result", "url": url, "title": "Example", "encrypted_content": "EqgB...",
+         "page_age": "April 1, 2026"}]}
+
+
 # ---------------------------------------------------------------------------------------
 # Scripted turns
 
@@ -70,6 +83,9 @@ class Reply:
     chunk_delay: float = 0.0  # sleep between SSE events
     pause_after_block: dict[int, float] = field(default_factory=dict)  # sleep after block i stops
     stop_sequence: str | None = None
+    #: Stream only this many characters of the last tool_use's input JSON, as the real
+    #: API does when max_tokens cuts a call short (non-streaming replies send it whole).
+    cut_input_at: int | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.blocks, str):
@@ -94,7 +110,11 @@ _DEFAULT_ERROR_TYPES = {
 
 @dataclass
 class Fault:
-    """An HTTP error answered in API shape (``x-should-retry`` is deliberately not sent)."""
+    """An HTTP error answered in API shape (``x-should-retry`` is deliberately not sent).
+
+    ``headers`` are sent as given. A ``retry-after`` (seconds or HTTP date) or
+    ``retry-after-ms`` header is also enforced: a request that arrives before the time
+    it names is a violation."""
 
     status: int
     error_type: str | None = None
@@ -108,14 +128,27 @@ class Fault:
 
 @dataclass
 class CutStream:
-    """Stream ``reply`` but drop the connection after ``after_events`` SSE events (counting
-    message_start and ping) without the terminating zero-length chunk. ``reset=True`` sends a
-    TCP RST instead of a clean FIN. For a non-streaming request the connection is dropped
-    before any response is sent."""
+    """Stream ``reply`` but stop after ``after_events`` SSE events (counting message_start
+    and ping). By default the connection is dropped without the terminating zero-length
+    chunk; ``reset=True`` sends a TCP RST instead of a clean FIN; ``clean_end=True`` ends
+    the HTTP body properly (the zero-length chunk) although ``message_stop`` never came.
+    For a non-streaming request the connection is dropped before any response is sent."""
 
     reply: Reply
     after_events: int
     reset: bool = False
+    clean_end: bool = False
+
+
+@dataclass
+class Malformed:
+    """Stream ``reply`` but, after ``after_events`` events, send ``data`` as an event's data
+    line (by default not JSON), then the rest of the events. Non-streaming requests get a
+    200 response whose body is ``data``."""
+
+    reply: Reply
+    after_events: int
+    data: str = '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_d'
 
 
 @dataclass
@@ -138,7 +171,7 @@ class Hang:
     seconds: float
 
 
-Turn: TypeAlias = Reply | Fault | CutStream | StreamError | Hang
+Turn: TypeAlias = Reply | Fault | CutStream | Malformed | StreamError | Hang
 
 
 @dataclass
@@ -267,14 +300,20 @@ def _sse_events(reply: Reply, model: str, input_tokens: int) -> list[tuple[dict[
         if kind == "text":
             first: Block = {"type": "text", "text": ""}
             deltas = [{"type": "text_delta", "text": p} for p in _split(b["text"])]
-        elif kind == "tool_use":
-            first = {"type": "tool_use", "id": b["id"], "name": b["name"], "input": {}}
-            deltas = [{"type": "input_json_delta", "partial_json": p} for p in _split(json.dumps(b["input"]))]
+            if "citations" in b:  # the real API streams them as citations_delta events
+                first["citations"] = []
+                deltas += [{"type": "citations_delta", "citation": c} for c in b["citations"]]
+        elif kind in ("tool_use", "server_tool_use"):
+            first = {"type": kind, "id": b["id"], "name": b["name"], "input": {}}
+            raw = json.dumps(b["input"])
+            if reply.cut_input_at is not None and i == len(reply.content) - 1:
+                raw = raw[: reply.cut_input_at]
+            deltas = [{"type": "input_json_delta", "partial_json": p} for p in _split(raw)]
         elif kind == "thinking":
             first = {"type": "thinking", "thinking": "", "signature": ""}
             deltas = [{"type": "thinking_delta", "thinking": p} for p in _split(b["thinking"])]
             deltas.append({"type": "signature_delta", "signature": b["signature"]})
-        else:  # redacted_thinking and anything else: sent whole
+        else:  # redacted_thinking, server tool results and anything else: sent whole
             first = b
         events.append(({"type": "content_block_start", "index": i, "content_block": first}, d))
         events += [({"type": "content_block_delta", "index": i, "delta": delta}, d) for delta in deltas]
@@ -351,8 +390,15 @@ class _Handler(BaseHTTPRequestHandler):
         elif isinstance(turn, CutStream):
             if not stream:
                 self._cut(turn.reset)
-            self._stream(turn.reply, model, input_tokens, limit=turn.after_events)
-            self._cut(turn.reset)
+            self._stream(turn.reply, model, input_tokens, limit=turn.after_events,
+                         clean_end=turn.clean_end)
+            if not turn.clean_end:
+                self._cut(turn.reset)
+        elif isinstance(turn, Malformed):
+            if not stream:
+                self._send_raw(200, turn.data.encode())
+            else:
+                self._stream(turn.reply, model, input_tokens, garble=(turn.after_events, turn.data))
         elif isinstance(turn, StreamError):
             if not stream:
                 self._send_json(529, Fault(529, turn.error_type, turn.message).body())
@@ -367,7 +413,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_json(200, _message(reply, model, _usage(reply, input_tokens), final=True))
 
     def _stream(self, reply: Reply, model: str, input_tokens: int, limit: int | None = None,
-                then: dict[str, Any] | None = None) -> None:
+                then: dict[str, Any] | None = None, clean_end: bool = False,
+                garble: tuple[int, str] | None = None) -> None:
         self.send_response(200)
         self.send_header("content-type", "text/event-stream; charset=utf-8")
         self.send_header("cache-control", "no-cache")
@@ -377,11 +424,13 @@ class _Handler(BaseHTTPRequestHandler):
         events = _sse_events(reply, model, input_tokens)
         if limit is not None:
             events = events[:limit]
-        for event, pause in events:
+        for i, (event, pause) in enumerate(events):
+            if garble is not None and i == garble[0]:
+                self._chunk(f"event: content_block_delta\ndata: {garble[1]}\n\n".encode())
             self._chunk(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
             if pause:
                 self.server.api._stopping.wait(pause)
-        if limit is not None and then is None:
+        if limit is not None and then is None and not clean_end:
             return  # the caller cuts the connection
         if then is not None:
             self._chunk(f"event: error\ndata: {json.dumps(then)}\n\n".encode())
@@ -402,7 +451,11 @@ class _Handler(BaseHTTPRequestHandler):
         raise _Cut
 
     def _send_json(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
+        self._send_raw(status, json.dumps(payload).encode(), headers)
+
+    def _send_raw(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+        if headers:  # before the client can see them, so the next request is judged by them
+            self.server.api._hold_off(headers)
         self.send_response(status)
         self.send_header("content-type", "application/json")
         self.send_header("content-length", str(len(data)))
@@ -431,6 +484,8 @@ class FakeAPI:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._connections: set[socket.socket] = set()
+        #: time.time() before which no request may come (set by retry-after headers).
+        self._not_before = 0.0
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -510,6 +565,9 @@ class FakeAPI:
             self.requests.append(rec)
             if rec.path != "/v1/messages":
                 return index, None
+            if rec.at < self._not_before:
+                self.violations.append(f"request {index}: came {self._not_before - rec.at:.3f} s "
+                                       "before the retry-after delay was over")
             try:
                 self.violations += [f"request {index}: {p}" for p in validate(rec.body)]
             except Exception as exc:  # malformed beyond what validate() expects
@@ -518,6 +576,23 @@ class FakeAPI:
                 self.violations.append(f"request {index}: no scripted turn left")
                 return index, None
             return index, self._turns.pop(0)
+
+    def _hold_off(self, headers: dict[str, str]) -> None:
+        """Enforce a retry-after / retry-after-ms header just sent."""
+        named = {k.lower(): v for k, v in headers.items()}
+        delay: float | None = None
+        if "retry-after-ms" in named:
+            delay = float(named["retry-after-ms"]) / 1000
+        elif "retry-after" in named:
+            value = named["retry-after"]
+            try:
+                delay = float(value)
+            except ValueError:
+                from email.utils import parsedate_to_datetime
+                delay = parsedate_to_datetime(value).timestamp() - time.time()
+        if delay is not None:
+            with self._lock:
+                self._not_before = max(self._not_before, time.time() + delay)
 
     def _violate(self, problem: str) -> None:
         with self._lock:

@@ -1,4 +1,14 @@
-"""The model client: one streamed Messages API call through the `anthropic` SDK.
+"""The model client: one Messages API call through the `anthropic` SDK.
+
+A streamed call counts only if it ended: the finished message is yielded only
+after `message_stop` arrived with every content block closed. A stream that
+drops, ends early or carries a line that is not JSON raises `StreamBrokenError`
+instead, so no partial message ever reaches the loop. `BlockComplete` means the
+block is whole: a tool_use is announced only once the model has moved past it
+(the next block began, or the message ended for a reason other than max_tokens),
+so a call the output cap cut off mid-input is never announced and never runs.
+`stream(request, streaming=False)` makes the same call without streaming, the
+fallback after repeated broken streams.
 
 The SDK is imported lazily (it is the largest start-up cost) and can be warmed
 in a background thread with `prefetch_sdk()` while the rest of start-up runs.
@@ -14,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cc.core.events import BlockComplete, TextDelta, ThinkingStarted
-from cc.errors import ModelCallError
-from cc.models.content_blocks import parse_block
+from cc.errors import ModelCallError, StreamBrokenError
+from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
 from cc.models.messages import AssistantMessage
 from cc.prompts.builder import PromptSection
 
@@ -23,6 +33,8 @@ if TYPE_CHECKING:
     import anthropic
 
 _EPHEMERAL = {"type": "ephemeral"}
+#: A non-streaming call may take long; the SDK refuses big ones unless told a timeout.
+NON_STREAMING_TIMEOUT_S = 600.0
 _prefetch: threading.Thread | None = None
 
 
@@ -185,32 +197,110 @@ class ModelClient:
             )
         return self._sdk
 
+    @property
+    def endpoint(self) -> str:
+        return (self._credentials.base_url or "https://api.anthropic.com").rstrip("/")
+
     async def stream(
-        self, request: ModelRequest
+        self, request: ModelRequest, *, streaming: bool = True
     ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
         """Events while the message streams, then the finished AssistantMessage."""
+        if not streaming:
+            async for item in self._whole(request):
+                yield item
+            return
+        import anthropic
+
         client = self._client()
         async with client.messages.stream(**sdk_arguments(request.to_params())) as stream:
-            async for event in stream:
-                kind = event.type
-                if kind == "text":
-                    if event.text:
-                        yield TextDelta(event.text)
-                elif kind == "content_block_start":
-                    if event.content_block.type in ("thinking", "redacted_thinking"):
-                        yield ThinkingStarted()
-                elif kind == "content_block_stop":
-                    yield BlockComplete(event.index, parse_block(event.content_block))
+            open_blocks: set[int] = set()
+            ended = False
+            #: A finished tool_use, announced once the model has moved past it.
+            call: BlockComplete | None = None
+            try:
+                async for event in stream:
+                    kind = event.type
+                    if kind == "text":
+                        if event.text:
+                            yield TextDelta(event.text)
+                    elif kind == "content_block_start":
+                        if call is not None:
+                            yield call
+                            call = None
+                        open_blocks.add(event.index)
+                        if event.content_block.type in ("thinking", "redacted_thinking"):
+                            yield ThinkingStarted()
+                    elif kind == "content_block_stop":
+                        open_blocks.discard(event.index)
+                        done = BlockComplete(event.index, parse_block(event.content_block))
+                        if isinstance(done.block, ToolUseBlock):
+                            call = done
+                        else:
+                            yield done
+                    elif kind == "message_delta":
+                        if call is not None and event.delta.stop_reason != "max_tokens":
+                            yield call
+                        call = None
+                    elif kind == "message_stop":
+                        ended = True
+            except anthropic.APIStatusError:
+                raise  # an `error` event in the stream: the retry module reads its type
+            except Exception as exc:  # noqa: BLE001 - whatever breaks a begun stream voids it
+                raise StreamBrokenError(
+                    f"the response stream broke off ({_describe(exc)})", endpoint=self.endpoint
+                ) from exc
+            if not ended or open_blocks:
+                missing = "message_stop" if not ended else f"the end of block {min(open_blocks)}"
+                raise StreamBrokenError(
+                    f"the response stream ended before {missing}", endpoint=self.endpoint
+                )
             final = await stream.get_final_message()
-        yield AssistantMessage(
-            content=[parse_block(b) for b in final.content],
-            message_id=final.id,
-            model=final.model,
-            stop_reason=final.stop_reason,
-            usage=final.usage.model_dump(exclude_none=True) if final.usage else {},
-        )
+        yield _assistant(final)
+
+    async def _whole(
+        self, request: ModelRequest
+    ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
+        """The same call without streaming: the message arrives whole, then is replayed."""
+        import anthropic
+
+        client = self._client()
+        try:
+            final = await client.messages.create(
+                **sdk_arguments(request.to_params()), timeout=NON_STREAMING_TIMEOUT_S
+            )
+        except (anthropic.APIStatusError, anthropic.APIConnectionError):
+            raise
+        except Exception as exc:  # noqa: BLE001 - a garbled body is a broken response
+            raise StreamBrokenError(
+                f"the response could not be read ({_describe(exc)})", endpoint=self.endpoint
+            ) from exc
+        message = _assistant(final)
+        for index, block in enumerate(message.content):
+            if isinstance(block, TextBlock) and block.text:
+                yield TextDelta(block.text)
+            elif isinstance(block, ThinkingBlock) or block.type == "redacted_thinking":
+                yield ThinkingStarted()
+            last = index == len(message.content) - 1
+            if not (last and message.stop_reason == "max_tokens" and block.type == "tool_use"):
+                yield BlockComplete(index, block)
+        yield message
 
     async def close(self) -> None:
         if self._sdk is not None:
             await self._sdk.close()
             self._sdk = None
+
+
+def _assistant(final: Any) -> AssistantMessage:
+    return AssistantMessage(
+        content=[parse_block(b) for b in final.content],
+        message_id=final.id,
+        model=final.model,
+        stop_reason=final.stop_reason,
+        usage=final.usage.model_dump(exclude_none=True) if final.usage else {},
+    )
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0][:200]}" if text else type(exc).__name__

@@ -78,6 +78,8 @@ class QueryEngine:
         self.transcript_factory: Callable[[str], TranscriptWriter] | None = None
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
+        #: Unknown content block types already warned about (once per session).
+        self._warned_block_types: set[str] = set()
         self._clock = clock
         executor.on_denial = self.permission_denials.append
 
@@ -135,6 +137,7 @@ class QueryEngine:
             default_max_output=self.config.max_output_tokens,
             notifications=self._notifications,
             hooks=self.hooks,
+            warned_block_types=self._warned_block_types,
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None

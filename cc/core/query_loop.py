@@ -8,8 +8,14 @@ Each iteration has four phases:
 
 It continues in three cases: a recovered error (not counted as a turn), a
 max_tokens stop (raise the output cap, then ask the model to go on, at most 3
-times), and tool_use. It ends in three: an unrecoverable error, an answer with
+times; a tool call cut off mid-input never runs and is answered with an error
+saying so), and tool_use. An empty answer gets one nudge. It ends in three: an
+unrecoverable error (a refusal, or recoveries spent, included), an answer with
 no tool_use, and the max-turns limit. Every way out yields a `Terminal`.
+
+Only a whole message reaches this loop (the client voids a stream that did not
+end); if the turn is interrupted while text streams, the text already shown is
+kept in the conversation.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import aclosing
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cc.core.client import ModelRequest
@@ -30,13 +36,14 @@ from cc.core.events import (
     RequestStart,
     StreamDiscarded,
     Terminal,
+    TextDelta,
     ToolDone,
     UserEvent,
 )
 from cc.core.model_catalog import model_info
 from cc.core.retry import stream_with_retries
 from cc.errors import ModelCallError, PromptTooLongError
-from cc.models.content_blocks import ToolResultBlock, ToolUseBlock
+from cc.models.content_blocks import OpaqueBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import (
     AssistantMessage,
     Message,
@@ -46,6 +53,7 @@ from cc.models.messages import (
 )
 from cc.models.state import QueryState
 from cc.prompts.builder import PromptSection
+from cc.tools.base import ToolResult
 from cc.tools.executor import ToolExecutor
 from cc.tools.streaming_executor import StreamingToolExecutor
 
@@ -57,6 +65,15 @@ CONTINUE_AFTER_MAX_TOKENS = (
     "Your previous response was cut off by the output token limit. Carry on exactly "
     "where it stopped, without apologizing or repeating what you already wrote. If "
     "much remains, break the rest into smaller steps."
+)
+NUDGE_AFTER_EMPTY = (
+    "Your last response had no content. Continue with the task: answer, or use a tool."
+)
+CUT_TOOL_USE_TEXT = (
+    "<tool_use_error>This call was cut off by the output token limit before its input "
+    "was complete, so it was not run. Input received so far: {received}. Issue the call "
+    "again; if its input is large (a long file, say), split the work into smaller "
+    "calls.</tool_use_error>"
 )
 
 
@@ -75,7 +92,7 @@ class TurnHooks(Protocol):
 
 
 class ModelStreamer(Protocol):
-    def stream(self, request: ModelRequest) -> AsyncIterator[Any]: ...
+    def stream(self, request: ModelRequest, *, streaming: bool = True) -> AsyncIterator[Any]: ...
 
     async def close(self) -> None: ...
 
@@ -91,6 +108,8 @@ class LoopDeps:
     #: Notices to put before the next request (e.g. background commands that ended).
     notifications: Callable[[], list[str]] | None = None
     hooks: TurnHooks | None = None
+    #: Block types already warned about as unknown (the engine keeps one set per session).
+    warned_block_types: set[str] = field(default_factory=set)
 
 
 def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
@@ -122,38 +141,62 @@ async def query_loop(
         # Phase 2: stream, starting tools as their blocks complete.
         state.turn_count += 1
         turn = _Streamed(StreamingToolExecutor(deps.executor))
-        async with aclosing(_stream(request, deps, turn)) as streaming:
-            async for event in streaming:
-                yield event
+        try:
+            async with aclosing(_stream(request, deps, turn)) as streaming:
+                async for event in streaming:
+                    yield event
+        except (asyncio.CancelledError, GeneratorExit):
+            _keep_shown_text(messages, turn)
+            raise
 
         # Phase 3: what the retry module could not recover ends the turn.
         if turn.error is not None:
             yield _error_terminal(turn.error)
             return
-        assistant = await _settle(turn)
+        assert turn.assistant is not None, "a finished stream always ends with its message"
+        assistant = turn.assistant
+        for event in _unknown_block_notices(assistant, deps):
+            yield event
 
-        # max_tokens: raise the cap once, then ask for the rest.
-        if assistant.stop_reason == "max_tokens" and not assistant.tool_uses:
+        if assistant.stop_reason == "refusal":
             await turn.tools.cancel()
+            yield _refused(messages, assistant)
+            return
+        if _is_empty(assistant) and not state.nudged_after_empty:
+            await turn.tools.cancel()
+            state.nudged_after_empty = True
+            state.turn_count -= 1
+            yield _append_meta(messages, NUDGE_AFTER_EMPTY)
+            continue
+
+        if assistant.stop_reason == "max_tokens":
             if (state.max_output_tokens or first_cap) < escalated_cap:
+                # Raise the cap once and ask again: cheaper than stitching pieces. Only
+                # read-only calls have started, and running those again changes nothing.
+                await turn.tools.cancel()
                 state.max_output_tokens = escalated_cap
                 state.turn_count -= 1
                 yield StreamDiscarded()
                 yield Notice(f"Output cap reached; retrying with {escalated_cap} tokens")
                 continue
-            messages.append(assistant)
-            yield AssistantEvent(assistant)
-            if state.max_tokens_recoveries >= MAX_TOKENS_RECOVERIES:
-                yield Terminal(
-                    "completed",
-                    error="The response was cut off by the output token limit",
-                    stop_reason="max_tokens",
-                )
-                return
+        cut = _cut_off_call(assistant)
+        for call in turn.held:
+            turn.tools.add(call)
+        turn.held.clear()
+        if assistant.stop_reason == "max_tokens":
             state.max_tokens_recoveries += 1
             state.turn_count -= 1
-            yield _append_meta(messages, CONTINUE_AFTER_MAX_TOKENS)
-            continue
+            spent = state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES
+            if cut is None and not assistant.tool_uses:
+                await turn.tools.cancel()
+                if assistant.content:
+                    messages.append(assistant)
+                    yield AssistantEvent(assistant)
+                if spent:
+                    yield _cut_off_terminal(tool=False)
+                    return
+                yield _append_meta(messages, CONTINUE_AFTER_MAX_TOKENS)
+                continue
 
         messages.append(assistant)
         yield AssistantEvent(assistant)
@@ -173,9 +216,12 @@ async def query_loop(
             return
 
         # Phase 4: collect the results, in tool_use order, as one user message.
-        async with aclosing(_collect(assistant, turn.tools, messages)) as collecting:
+        async with aclosing(_collect(assistant, turn.tools, messages, cut)) as collecting:
             async for event in collecting:
                 yield event
+        if cut is not None and state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES:
+            yield _cut_off_terminal(tool=True)
+            return
         for event in _hook_events(deps):
             yield event
             if isinstance(event, Terminal):
@@ -188,6 +234,60 @@ async def query_loop(
                 stop_reason=assistant.stop_reason,
             )
             return
+
+
+def _keep_shown_text(messages: list[Message], turn: _Streamed) -> None:
+    """An interrupted stream: what the user already read stays in the conversation."""
+    shown = "".join(turn.shown_text)
+    if shown.strip():
+        messages.append(AssistantMessage([TextBlock(shown)], stop_reason=None))
+
+
+def _is_empty(assistant: AssistantMessage) -> bool:
+    return assistant.stop_reason in ("end_turn", None) and all(
+        isinstance(b, TextBlock) and not b.text.strip() for b in assistant.content
+    )
+
+
+def _refused(messages: list[Message], assistant: AssistantMessage) -> Terminal:
+    """The model declined: keep what it said (not its calls), end the turn as an error."""
+    said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
+    if said:
+        assistant.content = said
+        messages.append(assistant)
+    return Terminal(
+        "model_error",
+        error=assistant.text.strip() or "The model declined to respond (stop_reason: refusal)",
+        error_kind="refusal",
+        stop_reason="refusal",
+    )
+
+
+def _cut_off_terminal(*, tool: bool) -> Terminal:
+    what = "a tool call" if tool else "the response"
+    return Terminal(
+        "malformed_tool_use_exhausted" if tool else "model_error",
+        error=(
+            f"The output token limit cut off {what} {MAX_TOKENS_RECOVERIES + 1} times in a "
+            "row; stopped (set CLAUDE_CODE_MAX_OUTPUT_TOKENS higher, or ask for smaller steps)"
+        ),
+        error_kind="max_output_tokens",
+        stop_reason="max_tokens",
+    )
+
+
+def _unknown_block_notices(assistant: AssistantMessage, deps: LoopDeps) -> list[Notice]:
+    notices = []
+    for block in assistant.content:
+        if isinstance(block, OpaqueBlock) and not block.known:
+            if block.type not in deps.warned_block_types:
+                deps.warned_block_types.add(block.type)
+                notices.append(Notice(
+                    f"The API sent a content block of a type cc does not know "
+                    f"({block.type!r}); it is kept and sent back unchanged",
+                    level="warning",
+                ))
+    return notices
 
 
 def _take_notifications(messages: list[Message], deps: LoopDeps) -> list[UserEvent]:
@@ -224,31 +324,37 @@ class _Streamed:
     tools: StreamingToolExecutor
     assistant: AssistantMessage | None = None
     error: ModelCallError | None = None
-    #: A call that may change things waits until another block follows it or the
-    #: message ends: if the output cap cut the message, the last call is cut short
-    #: and must not run. Safe (read-only) calls start at once.
-    held: ToolUseBlock | None = None
+    #: Calls that may change things, started only once the whole message has arrived.
+    held: list[ToolUseBlock] = field(default_factory=list)
+    #: Text the user has seen of the current attempt (void if the attempt is discarded).
+    shown_text: list[str] = field(default_factory=list)
 
 
 async def _stream(request: ModelRequest, deps: LoopDeps, turn: _Streamed) -> AsyncIterator[Event]:
     try:
         yield RequestStart(request.model)
-        async for item in stream_with_retries(lambda: deps.client.stream(request)):
+        async for item in stream_with_retries(
+            lambda: deps.client.stream(request),
+            fallback=lambda: deps.client.stream(request, streaming=False),
+        ):
             if isinstance(item, AssistantMessage):
                 turn.assistant = item
                 continue
-            if isinstance(item, StreamDiscarded):
+            if isinstance(item, TextDelta):
+                turn.shown_text.append(item.text)
+            elif isinstance(item, StreamDiscarded):
                 await turn.tools.cancel()
-                turn.tools, turn.held = StreamingToolExecutor(deps.executor), None
-            elif isinstance(item, BlockComplete):
-                if turn.held is not None:
-                    turn.tools.add(turn.held)
-                    turn.held = None
-                if isinstance(item.block, ToolUseBlock):
-                    if turn.tools.is_safe(item.block):
-                        turn.tools.add(item.block)
-                    else:
-                        turn.held = item.block
+                turn.tools = StreamingToolExecutor(deps.executor)
+                turn.held.clear()
+                turn.shown_text.clear()
+            elif isinstance(item, BlockComplete) and isinstance(item.block, ToolUseBlock):
+                # Whole (the client announces no cut-off call). A read-only call starts
+                # at once; one that may change things waits for the message to end, so
+                # a stream that breaks later leaves nothing half-done behind.
+                if turn.tools.is_safe(item.block):
+                    turn.tools.add(item.block)
+                else:
+                    turn.held.append(item.block)
             yield item
     except ModelCallError as error:
         await turn.tools.cancel()
@@ -265,31 +371,28 @@ def _error_terminal(error: ModelCallError) -> Terminal:
     )
 
 
-async def _settle(turn: _Streamed) -> AssistantMessage:
-    """The finished message, a tool call cut off by the output cap removed from it."""
-    assistant = turn.assistant
-    assert assistant is not None, "a finished stream always ends with its message"
+def _cut_off_call(assistant: AssistantMessage) -> ToolUseBlock | None:
+    """The call the output cap cut off mid-input (never announced, so never started)."""
     last = assistant.content[-1] if assistant.content else None
     if assistant.stop_reason == "max_tokens" and isinstance(last, ToolUseBlock):
-        # Cut off inside its input: it never runs; the model is asked to go on.
-        assistant.content = assistant.content[:-1]
-        if turn.held is not None and turn.held.id == last.id:
-            turn.held = None
-        else:
-            await turn.tools.drop(last.id)
-    if turn.held is not None:
-        turn.tools.add(turn.held)
-    for block in assistant.tool_uses:
-        if block.id not in {t.id for t in turn.tools.tool_uses}:
-            turn.tools.add(block)  # a block the stream did not announce as complete
-    return assistant
+        return last
+    return None
 
 
 async def _collect(
-    assistant: AssistantMessage, tools: StreamingToolExecutor, messages: list[Message]
+    assistant: AssistantMessage,
+    tools: StreamingToolExecutor,
+    messages: list[Message],
+    cut: ToolUseBlock | None,
 ) -> AsyncIterator[Event]:
     tools.close()
     done: dict[str, ToolDone] = {}
+    if cut is not None:
+        received = json.dumps(cut.input, ensure_ascii=False)
+        if len(received) > 2000:
+            received = received[:2000] + "…"
+        error = ToolResult(CUT_TOOL_USE_TEXT.format(received=received), is_error=True)
+        done[cut.id] = ToolDone(cut, error)
     try:
         async for event in tools.events():
             if isinstance(event, ToolDone):

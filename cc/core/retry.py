@@ -2,23 +2,34 @@
 
 429, 529, 5xx, connection failures and streams broken halfway are retried with
 backoff 2, 4, 6, 8, 10 s (at most 5 retries); the partial message of a broken
-stream is discarded and the request is sent again whole. Everything else (400,
-401, 403, 404, 413) fails at once. `CC_RETRY_SCALE` multiplies the delays (tests
-set it near zero).
+stream is discarded and the request is sent again whole. After two broken
+streams in a row the next attempt is made once without streaming (`fallback`).
+Everything else (400, 401, 403, 404, 413) fails at once.
+
+The server has the last word on timing: a `retry-after` (seconds or an HTTP
+date) or `retry-after-ms` header sets the delay (at most `MAX_SERVER_DELAY_S`),
+and `x-should-retry` says whether to retry at all. Without them the backoff
+applies, multiplied by `CC_RETRY_SCALE` (tests set it near zero).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
 from cc.core.events import RetryEvent, StreamDiscarded
-from cc.errors import ModelCallError, PromptTooLongError
+from cc.errors import ModelCallError, PromptTooLongError, StreamBrokenError
 
 BACKOFF_S = (2.0, 4.0, 6.0, 8.0, 10.0)
 MAX_RETRIES = len(BACKOFF_S)
+#: The longest wait a server's retry-after may impose on one retry.
+MAX_SERVER_DELAY_S = 60.0
+#: Broken streams in a row after which one attempt is made without streaming.
+FALLBACK_AFTER_BROKEN = 2
 
 T = TypeVar("T")
 
@@ -44,6 +55,18 @@ def classify(exc: BaseException) -> ModelCallError:
     """Our error for whatever a model call raised."""
     if isinstance(exc, ModelCallError):
         return exc
+    error = _classify(exc)
+    error.endpoint = error.endpoint or _endpoint_of(exc)
+    headers = _headers_of(exc)
+    if headers is not None:
+        error.retry_after = retry_after(headers)
+        advice = str(headers.get("x-should-retry", "")).lower()
+        if advice in ("true", "false") and not isinstance(error, PromptTooLongError):
+            error.retryable = advice == "true"
+    return error
+
+
+def _classify(exc: BaseException) -> ModelCallError:
     status = getattr(exc, "status_code", None)
     if status == 200:
         # An `error` event inside a stream that had begun with HTTP 200.
@@ -53,16 +76,84 @@ def classify(exc: BaseException) -> ModelCallError:
     name = type(exc).__name__
     module = type(exc).__module__
     if "Timeout" in name:
-        return ModelCallError("Request timed out", kind="server_error", retryable=True)
+        return ModelCallError("Connection timed out", kind="server_error", retryable=True)
     if "Connection" in name or module.split(".")[0] in ("httpx", "httpx2", "httpcore", "anyio"):
-        detail = str(exc) or name
-        return ModelCallError(
-            f"Connection error: {detail}", kind="server_error", retryable=True
-        )
+        return ModelCallError(_connection_cause(exc), kind="server_error", retryable=True)
     if name == "APIError" or isinstance(exc, (ConnectionError, EOFError)):
         # An `error` event inside the stream, or a socket closing under us.
         return ModelCallError(str(exc) or name, kind="server_error", retryable=True)
     return ModelCallError(f"{name}: {exc}", kind="unknown")
+
+
+def _connection_cause(exc: BaseException) -> str:
+    """What really went wrong under the SDK's "Connection error.": the OS's reason."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, ConnectionRefusedError):
+            return "Connection refused"
+        if isinstance(seen, ConnectionResetError):
+            return "Connection reset"
+        if isinstance(seen, TimeoutError):
+            return "Connection timed out"
+        if isinstance(seen, OSError) and seen.strerror:
+            return seen.strerror[:1].upper() + seen.strerror[1:]
+        text = str(seen)
+        for marker, cause in _CAUSE_MARKERS:
+            if marker in text.lower():
+                return cause
+        seen = seen.__cause__ or seen.__context__
+    detail = str(exc).strip()
+    return f"Connection error ({detail})" if detail and detail != "Connection error." else (
+        "Connection error"
+    )
+
+
+_CAUSE_MARKERS = (
+    ("connection refused", "Connection refused"),
+    ("connection reset", "Connection reset"),
+    ("name or service not known", "Could not resolve the host"),
+    ("temporary failure in name resolution", "Could not resolve the host"),
+    ("certificate", "TLS certificate problem"),
+    ("timed out", "Connection timed out"),
+    ("peer closed connection", "The server closed the connection"),
+)
+
+
+def _endpoint_of(exc: BaseException) -> str | None:
+    """scheme://host[:port] of the request that failed, when the exception knows it."""
+    try:
+        url = getattr(exc, "request", None).url  # type: ignore[union-attr]
+    except (AttributeError, RuntimeError):  # httpx raises RuntimeError when unset
+        return None
+    netloc = url.netloc.decode() if isinstance(url.netloc, bytes) else str(url.netloc)
+    return f"{url.scheme}://{netloc}"
+
+
+def _headers_of(exc: BaseException) -> Mapping[str, str] | None:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return headers if headers is not None and hasattr(headers, "get") else None
+
+
+def retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time) -> float | None:
+    """The wait a response asks for, in seconds (`retry-after-ms` wins), or None."""
+    ms = headers.get("retry-after-ms")
+    if ms:
+        try:
+            return max(0.0, float(ms) / 1000)
+        except ValueError:
+            pass
+    value = (headers.get("retry-after") or "").strip()
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        return max(0.0, parsedate_to_datetime(value).timestamp() - now())
+    except (TypeError, ValueError, IndexError):
+        return None
 
 
 def _api_message(exc: BaseException) -> str:
@@ -110,18 +201,27 @@ def _from_status(status: int, message: str) -> ModelCallError:
 async def stream_with_retries(
     attempt: Callable[[], AsyncIterator[T]],
     *,
+    fallback: Callable[[], AsyncIterator[T]] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
 ) -> AsyncIterator[T | RetryEvent | StreamDiscarded]:
     """Yield `attempt()`'s items; on a retryable failure start it over.
 
-    Raises ModelCallError when the failure is not retryable or retries run out
-    (the message then says how many attempts were made).
+    After `FALLBACK_AFTER_BROKEN` broken streams in a row, `fallback()` (the same
+    call without streaming) is tried once in their place. Raises ModelCallError
+    when the failure is not retryable or retries run out; the message then names
+    the endpoint and how many attempts were made.
     """
     retries = 0
+    broken_in_a_row = 0
+    fell_back = False
     while True:
         yielded = False
+        use_fallback = (
+            fallback is not None and not fell_back and broken_in_a_row >= FALLBACK_AFTER_BROKEN
+        )
+        fell_back = fell_back or use_fallback
         try:
-            async for item in attempt():
+            async for item in (fallback if use_fallback and fallback else attempt)():
                 yielded = True
                 yield item
             return
@@ -132,14 +232,27 @@ async def stream_with_retries(
             if not error.retryable:
                 raise error from exc
             if retries >= MAX_RETRIES:
-                raise ModelCallError(
-                    f"{error.message} (gave up after {retries + 1} attempts)",
-                    kind=error.kind,
-                    status=error.status,
-                ) from exc
-            delay = BACKOFF_S[retries] * retry_scale()
+                raise _gave_up(error, retries + 1) from exc
+            broken_in_a_row = broken_in_a_row + 1 if isinstance(error, StreamBrokenError) else 0
+            delay = _delay(error, retries)
             retries += 1
             if yielded:
                 yield StreamDiscarded()
             yield RetryEvent(retries, MAX_RETRIES, delay, error)
             await sleep(delay)
+
+
+def _delay(error: ModelCallError, retries: int) -> float:
+    """The server's wait when it named one (capped), else our backoff."""
+    if error.retry_after is not None:
+        return min(error.retry_after, MAX_SERVER_DELAY_S)
+    return BACKOFF_S[retries] * retry_scale()
+
+
+def _gave_up(error: ModelCallError, attempts: int) -> ModelCallError:
+    where = error.endpoint or "the API"
+    if error.status is None and not isinstance(error, StreamBrokenError):
+        text = f"{error.message}: could not reach {where} after {attempts} attempts"
+    else:
+        text = f"{error.message} (from {where}; gave up after {attempts} attempts)"
+    return ModelCallError(text, kind=error.kind, status=error.status, endpoint=error.endpoint)

@@ -1,15 +1,37 @@
 """Content blocks: the pieces a message is made of.
 
-One parse entry, `parse_block()`, turns an API or transcript dict into a block; an
-unknown type raises `UnknownBlockError` rather than being dropped, because dropping
-it would silently lose part of the conversation. `to_api()` gives the dict the
-Messages API expects back, unchanged where it matters (thinking signatures).
+One parse entry, `parse_block()`, turns an API or transcript dict into a block.
+A type this code does not model (a server tool call or result, or a type added
+to the API later) becomes an `OpaqueBlock` that carries the dict exactly as it
+came and gives it back unchanged: dropping it would silently lose part of the
+conversation, and refusing it would end the run. Only a block with no type at
+all, or a known type missing its fields, raises `UnknownBlockError`. `to_api()`
+gives the dict the Messages API expects back, unchanged where it matters
+(thinking signatures, citations, opaque blocks).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
+
+#: Block types of the API's server-side tools and documents: carried opaquely, and
+#: known, so they raise no warning. Any other unmodelled type is "unknown".
+SERVER_BLOCK_TYPES = frozenset({
+    "server_tool_use",
+    "web_search_tool_result",
+    "web_fetch_tool_result",
+    "code_execution_tool_result",
+    "bash_code_execution_tool_result",
+    "text_editor_code_execution_tool_result",
+    "tool_search_tool_result",
+    "mcp_tool_use",
+    "mcp_tool_result",
+    "container_upload",
+    "document",
+    "search_result",
+})
 
 from cc.errors import UnknownBlockError
 
@@ -17,10 +39,12 @@ from cc.errors import UnknownBlockError
 @dataclass
 class TextBlock:
     text: str
+    #: Fields the API sent beside the text (`citations`), given back as they came.
+    extra: dict[str, Any] = field(default_factory=dict)
     type: str = field(default="text", init=False)
 
     def to_api(self) -> dict[str, Any]:
-        return {"type": "text", "text": self.text}
+        return {"type": "text", "text": self.text, **copy.deepcopy(self.extra)}
 
 
 @dataclass
@@ -80,13 +104,42 @@ class ImageBlock:
         return {"type": "image", "source": self.source}
 
 
+@dataclass
+class OpaqueBlock:
+    """A block carried without being understood: kept and sent back exactly as received."""
+
+    raw: dict[str, Any]
+
+    @property
+    def type(self) -> str:
+        return str(self.raw["type"])
+
+    @property
+    def known(self) -> bool:
+        """A server tool's block (expected), not a type this code has never heard of."""
+        return self.type in SERVER_BLOCK_TYPES
+
+    def to_api(self) -> dict[str, Any]:
+        return copy.deepcopy(self.raw)
+
+
 ContentBlock = (
-    TextBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock | RedactedThinkingBlock | ImageBlock
+    TextBlock
+    | ToolUseBlock
+    | ToolResultBlock
+    | ThinkingBlock
+    | RedactedThinkingBlock
+    | ImageBlock
+    | OpaqueBlock
 )
+
+#: What a text block may carry besides its text, kept for the round trip.
+_TEXT_EXTRAS = ("citations",)
 
 
 def _text(d: dict[str, Any]) -> TextBlock:
-    return TextBlock(text=d["text"])
+    extra = {k: d[k] for k in _TEXT_EXTRAS if d.get(k) is not None}
+    return TextBlock(text=d["text"], extra=extra)
 
 
 def _tool_use(d: dict[str, Any]) -> ToolUseBlock:
@@ -130,11 +183,14 @@ def parse_block(raw: dict[str, Any] | Any) -> ContentBlock:
         dump = getattr(raw, "model_dump", None)
         if dump is None:
             raise UnknownBlockError(f"not a content block: {raw!r}")
-        raw = dump(exclude_none=True)
+        # Only the fields the API sent: an unknown block is kept exactly as it came.
+        raw = dump(exclude_unset=True)
     kind = raw.get("type")
-    parser = _PARSERS.get(kind)  # type: ignore[arg-type]
+    if not isinstance(kind, str) or not kind:
+        raise UnknownBlockError(f"content block without a type: {raw!r:.200}")
+    parser = _PARSERS.get(kind)
     if parser is None:
-        raise UnknownBlockError(f"unknown content block type: {kind!r}")
+        return OpaqueBlock(copy.deepcopy(raw))
     try:
         return parser(raw)
     except (KeyError, TypeError) as exc:

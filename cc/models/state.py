@@ -25,4 +25,6 @@ class QueryState:
     #: Raised output cap after a max_tokens stop, and how many recoveries so far.
     max_output_tokens: int | None = None
     max_tokens_recoveries: int = 0
+    #: The model was asked once to answer after an empty response.
+    nudged_after_empty: bool = False
     compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)

@@ -86,14 +86,15 @@ def test_a_tool_starts_while_the_model_is_still_streaming(project: Project) -> N
     (project.root / ".claude").mkdir()
     (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
     project.api.script(
-        Reply([tool_use("Read", {"file_path": str(readme)}), text("still talking")],
-              pause_after_block={0: 1.5}),
+        Reply([tool_use("Read", {"file_path": str(readme)}), text("still talking"),
+               text("and talking")], pause_after_block={1: 1.5}),
         Reply([text("done")]),
     )
     run = project.run("-p", "go")
     assert run.returncode == 0, run.stderr
-    # message_stop left the server at least 1.5 s after the request arrived; the Read
-    # (its PreToolUse hook touches the marker) had already started by then.
+    # The Read is whole once the next block begins; message_stop left the server at
+    # least 1.5 s after the request arrived, and the Read (its PreToolUse hook touches
+    # the marker) had already started by then.
     assert marker.stat().st_mtime < project.api.requests[0].at + 1.4
 
 
@@ -106,8 +107,8 @@ def test_a_writing_tool_waits_for_the_message_to_end(project: Project) -> None:
     )
     run = project.run("-p", "go", "--permission-mode", "bypassPermissions")
     assert run.returncode == 0, run.stderr
-    # Held until a later block completed: had the output cap cut the message, a
-    # call cut short in its input must never run.
+    # Held until a later block began: had the output cap cut the message, a call
+    # cut short in its input must never run.
     assert marker.stat().st_mtime >= project.api.requests[0].at + 1.0
 
 

@@ -11,6 +11,7 @@ import pytest
 from cc.errors import UnknownBlockError
 from cc.models.content_blocks import (
     ImageBlock,
+    OpaqueBlock,
     RedactedThinkingBlock,
     TextBlock,
     ThinkingBlock,
@@ -101,15 +102,44 @@ def test_list_content_parses_every_item_in_order() -> None:
     assert [b.to_api() for b in blocks] == raw
 
 
-@pytest.mark.parametrize("kind", ["server_tool_use", "document_v9", "", None])
-def test_unknown_type_raises(kind: str | None) -> None:
-    with pytest.raises(UnknownBlockError, match="unknown content block type"):
+SERVER_BLOCKS = [
+    {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search",
+     "input": {"query": "pydantic v3"}},
+    {"type": "web_search_tool_result", "tool_use_id": "srvtoolu_1", "content": [
+        {"type": "web_search_result", "url": "https://a.example", "title": "A",
+         "encrypted_content": "Eq==", "page_age": None}]},
+]
+
+
+@pytest.mark.parametrize("raw", [*SERVER_BLOCKS, {"type": "document_v9", "x": None, "y": [1, {}]}],
+                         ids=lambda r: r["type"])
+def test_unmodelled_types_are_carried_verbatim(raw: dict[str, Any]) -> None:
+    block = parse_block(copy.deepcopy(raw))
+    assert isinstance(block, OpaqueBlock) and block.type == raw["type"]
+    assert block.to_api() == raw
+    assert block.known == (raw["type"] != "document_v9")
+    block.to_api()["type"] = "changed"  # callers get copies: the block itself never changes
+    assert block.to_api() == raw
+
+
+@pytest.mark.parametrize("kind", ["", None, 7])
+def test_a_block_without_a_type_raises(kind: Any) -> None:
+    with pytest.raises(UnknownBlockError, match="without a type"):
         parse_block({"type": kind, "text": "x"})
 
 
-def test_unknown_type_inside_content_list_raises_rather_than_dropping() -> None:
-    with pytest.raises(UnknownBlockError):
-        parse_content([{"type": "text", "text": "ok"}, {"type": "mystery"}])
+def test_unknown_type_inside_content_list_is_kept_in_place() -> None:
+    blocks = parse_content([{"type": "text", "text": "ok"}, {"type": "mystery", "n": 1},
+                            {"type": "text", "text": "after"}])
+    assert [b.type for b in blocks] == ["text", "mystery", "text"]
+    assert blocks[1].to_api() == {"type": "mystery", "n": 1}
+
+
+def test_text_citations_survive_the_round_trip() -> None:
+    raw = {"type": "text", "text": "Pydantic 3 is out.", "citations": [
+        {"type": "web_search_result_location", "url": "https://a.example", "title": "A",
+         "encrypted_index": "Eo==", "cited_text": "Pydantic 3"}]}
+    assert parse_block(copy.deepcopy(raw)).to_api() == raw
 
 
 @pytest.mark.parametrize(
@@ -131,7 +161,7 @@ def test_missing_field_raises_unknown_block_error(raw: dict[str, Any]) -> None:
 
 def test_unknown_block_error_is_a_value_error() -> None:
     with pytest.raises(ValueError):
-        parse_block({"type": "nope"})
+        parse_block({"text": "no type"})
 
 
 def test_non_dict_without_model_dump_raises() -> None:

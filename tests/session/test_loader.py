@@ -233,7 +233,7 @@ def test_rewound_branch_is_left_out(tmp_path: Path) -> None:
     assert loaded.last_uuid == "a3"
 
 
-def test_unknown_block_skips_its_line_with_a_warning(tmp_path: Path) -> None:
+def test_server_and_unknown_blocks_are_kept_as_they_were_written(tmp_path: Path) -> None:
     path = write_lines(
         tmp_path / "s.jsonl",
         [
@@ -250,11 +250,13 @@ def test_unknown_block_skips_its_line_with_a_warning(tmp_path: Path) -> None:
         ],
     )
     loaded = load_session(path)
-    assert [m.uuid for m in loaded.messages] == ["u1", "a2", "a3"]
-    assert loaded.messages[1].content == [TextBlock("Found it.")]
-    assert len(loaded.warnings) == 2
-    assert "server_tool_use" in loaded.warnings[0] and "Line 2" in loaded.warnings[0]
-    assert "document" in loaded.warnings[1] and "Line 4" in loaded.warnings[1]
+    assert loaded.warnings == []
+    answer = loaded.messages[1]
+    assert [b.to_api() for b in answer.content] == [
+        {"type": "server_tool_use", "id": "s1", "name": "web_search", "input": {}},
+        {"type": "text", "text": "Found it."},
+    ]
+    assert loaded.messages[2].content[0].to_api() == {"type": "document", "source": {}}
     api_ok(loaded.messages)
 
 
