@@ -227,8 +227,8 @@ def validate(body: dict[str, Any]) -> list[str]:
         blocks = [b if isinstance(b, dict) else {"type": repr(b)} for b in blocks]
         cache_markers += sum("cache_control" in b for b in blocks)
         for b in blocks:
-            if b.get("type") == "text" and not b.get("text"):
-                problems.append(f"{where}: empty text block")
+            if b.get("type") == "text" and not str(b.get("text") or "").strip():
+                problems.append(f"{where}: text content blocks must contain non-whitespace text")
         if role == "assistant":
             prev_tool_ids = []
             for b in blocks:

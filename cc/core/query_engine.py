@@ -164,6 +164,7 @@ class QueryEngine:
                 seen_denials = len(self.permission_denials)
                 if isinstance(event, Terminal):
                     event.details["num_turns"] = state.turn_count
+                    event.details["safety_stops"] = state.safety_stops
                 yield event
         except (asyncio.CancelledError, GeneratorExit):
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))

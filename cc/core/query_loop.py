@@ -52,6 +52,7 @@ from cc.models.messages import (
     system_reminder,
 )
 from cc.models.state import QueryState
+from cc.prompts import load_text
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolResult
 from cc.tools.executor import ToolExecutor
@@ -61,19 +62,15 @@ DEFAULT_MAX_OUTPUT = 16_384
 ESCALATED_MAX_OUTPUT = 65_536
 MAX_TOKENS_RECOVERIES = 3
 
-CONTINUE_AFTER_MAX_TOKENS = (
-    "Your previous response was cut off by the output token limit. Carry on exactly "
-    "where it stopped, without apologizing or repeating what you already wrote. If "
-    "much remains, break the rest into smaller steps."
-)
-NUDGE_AFTER_EMPTY = (
-    "Your last response had no content. Continue with the task: answer, or use a tool."
-)
-CUT_TOOL_USE_TEXT = (
-    "<tool_use_error>This call was cut off by the output token limit before its input "
-    "was complete, so it was not run. Input received so far: {received}. Issue the call "
-    "again; if its input is large (a long file, say), split the work into smaller "
-    "calls.</tool_use_error>"
+#: Model-facing texts of the loop, in cc/prompts/loop/.
+CONTINUE_AFTER_MAX_TOKENS = "loop/continue_after_max_tokens.md"
+NUDGE_AFTER_EMPTY = "loop/nudge_after_empty.md"
+REFUSAL_NOTE = "loop/refusal_note.md"
+CUT_TOOL_USE = "loop/cut_tool_use.md"
+REFUSAL_NOTICE = "The model's safeguards stopped that response · continuing once with that noted"
+REFUSAL_ERROR = (
+    "The model declined to respond (stop_reason: refusal), twice in a row. Rephrase the "
+    "request, or try another model."
 )
 
 
@@ -159,14 +156,30 @@ async def query_loop(
             yield event
 
         if assistant.stop_reason == "refusal":
+            # Keep what it said (not its calls); say so once and go on, then give up.
             await turn.tools.cancel()
-            yield _refused(messages, assistant)
-            return
-        if _is_empty(assistant) and not state.nudged_after_empty:
+            state.safety_stops += 1
+            said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
+            if said:
+                assistant.content = said
+                messages.append(assistant)
+                yield AssistantEvent(assistant)
+            if state.safety_stops > 1:
+                yield Terminal("api_error", error=REFUSAL_ERROR, error_kind="refusal",
+                               stop_reason="refusal")
+                return
+            yield Notice(REFUSAL_NOTICE, level="warning")
+            yield _append_meta(messages, load_text(REFUSAL_NOTE).strip())
+            continue
+        if _is_empty(assistant):
+            # Nothing to keep (the API refuses blank messages): ask once, then stop.
             await turn.tools.cancel()
+            if state.nudged_after_empty:
+                yield Terminal("completed", stop_reason=assistant.stop_reason)
+                return
             state.nudged_after_empty = True
             state.turn_count -= 1
-            yield _append_meta(messages, NUDGE_AFTER_EMPTY)
+            yield _append_meta(messages, load_text(NUDGE_AFTER_EMPTY).strip())
             continue
 
         if assistant.stop_reason == "max_tokens":
@@ -195,7 +208,7 @@ async def query_loop(
                 if spent:
                     yield _cut_off_terminal(tool=False)
                     return
-                yield _append_meta(messages, CONTINUE_AFTER_MAX_TOKENS)
+                yield _append_meta(messages, load_text(CONTINUE_AFTER_MAX_TOKENS).strip())
                 continue
 
         messages.append(assistant)
@@ -244,22 +257,8 @@ def _keep_shown_text(messages: list[Message], turn: _Streamed) -> None:
 
 
 def _is_empty(assistant: AssistantMessage) -> bool:
-    return assistant.stop_reason in ("end_turn", None) and all(
+    return assistant.stop_reason in ("end_turn", "stop_sequence", None) and all(
         isinstance(b, TextBlock) and not b.text.strip() for b in assistant.content
-    )
-
-
-def _refused(messages: list[Message], assistant: AssistantMessage) -> Terminal:
-    """The model declined: keep what it said (not its calls), end the turn as an error."""
-    said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
-    if said:
-        assistant.content = said
-        messages.append(assistant)
-    return Terminal(
-        "model_error",
-        error=assistant.text.strip() or "The model declined to respond (stop_reason: refusal)",
-        error_kind="refusal",
-        stop_reason="refusal",
     )
 
 
@@ -391,7 +390,7 @@ async def _collect(
         received = json.dumps(cut.input, ensure_ascii=False)
         if len(received) > 2000:
             received = received[:2000] + "…"
-        error = ToolResult(CUT_TOOL_USE_TEXT.format(received=received), is_error=True)
+        error = ToolResult(load_text(CUT_TOOL_USE).strip().format(received=received), is_error=True)
         done[cut.id] = ToolDone(cut, error)
     try:
         async for event in tools.events():

@@ -27,4 +27,6 @@ class QueryState:
     max_tokens_recoveries: int = 0
     #: The model was asked once to answer after an empty response.
     nudged_after_empty: bool = False
+    #: Responses the model's safety system stopped (stop_reason "refusal").
+    safety_stops: int = 0
     compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)

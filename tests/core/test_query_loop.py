@@ -26,6 +26,7 @@ from cc.core.query_loop import CONTINUE_AFTER_MAX_TOKENS
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, normalize_messages_for_api
 from cc.permissions.gate import ModeGate
+from cc.prompts import load_text
 from cc.prompts.builder import PromptSection
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 from cc.tools.executor import ToolExecutor
@@ -214,7 +215,7 @@ async def test_max_tokens_raises_cap_then_asks_to_continue(
     assert first["max_tokens"] == 16_384
     assert second["max_tokens"] == 32_000  # the unknown model's ceiling caps 65,536
     assert second["messages"] == first["messages"]  # the cut response was discarded
-    assert third["messages"][-1]["content"][0]["text"] == CONTINUE_AFTER_MAX_TOKENS
+    assert third["messages"][-1]["content"][0]["text"] == load_text(CONTINUE_AFTER_MAX_TOKENS).strip()
     assert any(isinstance(e, StreamDiscarded) for e in events)
     end = terminal(events)
     assert end.reason == "completed"
