@@ -30,6 +30,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print-mode output: text (default), json, or stream-json")
     p.add_argument("--input-format", choices=("text",), default="text")
     p.add_argument("--verbose", action="store_true", help="full turn-by-turn output")
+    p.add_argument("--include-partial-messages", action="store_true",
+                   help="with stream-json: the response stream's events as they arrive")
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
     p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
     p.add_argument("--tools", help='built-in tools to offer, e.g. "Read,Bash"; "" for none')

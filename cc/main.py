@@ -86,7 +86,10 @@ def _run_print(args: argparse.Namespace) -> int:
 
     from cc.ui.print_mode import run_print
 
-    return asyncio.run(run_print(engine, prompt, args.output_format, runtime))
+    return asyncio.run(
+        run_print(engine, prompt, args.output_format, runtime, verbose=args.verbose,
+                  partial=args.include_partial_messages)
+    )
 
 
 def _run_interactive(args: argparse.Namespace) -> int:
@@ -212,9 +215,9 @@ def _startup(args: argparse.Namespace) -> Runtime:
     settings = load_settings(cwd, config, flag_settings=args.settings, sources=sources)
     _warn(settings.warnings)
     env = settings.get("env")
-    if isinstance(env, dict):
+    if isinstance(env, dict):  # the settings win over the process, as in Claude Code
         for key, value in env.items():
-            os.environ.setdefault(str(key), str(value))
+            os.environ[str(key)] = str(value)
     credentials = Credentials.from_env()
     helper = settings.get("apiKeyHelper")
     if not credentials.present and isinstance(helper, str) and helper.strip():
@@ -363,7 +366,7 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     config = EngineConfig(
         model=model,
         system=system,
-        max_turns=args.max_turns,
+        max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
         thinking_budget=_thinking_budget(settings),
         max_output_tokens=_max_output_tokens(),
         permission_mode=gate.mode,

@@ -82,6 +82,7 @@ class Reply:
     usage: dict[str, int] | None = None  # overrides input/output/cache_* token counts
     chunk_delay: float = 0.0  # sleep between SSE events
     pause_after_block: dict[int, float] = field(default_factory=dict)  # sleep after block i stops
+    pause_after_event: dict[int, float] = field(default_factory=dict)  # sleep after SSE event i
     stop_sequence: str | None = None
     #: Stream only this many characters of the last tool_use's input JSON, as the real
     #: API does when max_tokens cuts a call short (non-streaming replies send it whole).
@@ -321,7 +322,8 @@ def _sse_events(reply: Reply, model: str, input_tokens: int) -> list[tuple[dict[
     delta = {"stop_reason": reply.stop_reason, "stop_sequence": reply.stop_sequence}
     events.append(({"type": "message_delta", "delta": delta, "usage": {"output_tokens": usage["output_tokens"]}}, d))
     events.append(({"type": "message_stop"}, 0.0))
-    return events
+    return [(event, pause + reply.pause_after_event.get(i, 0.0))
+            for i, (event, pause) in enumerate(events)]
 
 
 # ---------------------------------------------------------------------------------------

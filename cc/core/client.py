@@ -23,7 +23,7 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cc.core.events import BlockComplete, TextDelta, ThinkingStarted
+from cc.core.events import BlockComplete, StreamEvent, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError, StreamBrokenError
 from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
 from cc.models.messages import AssistantMessage
@@ -33,6 +33,15 @@ if TYPE_CHECKING:
     import anthropic
 
 _EPHEMERAL = {"type": "ephemeral"}
+#: The API's own stream events (the SDK adds derived ones such as "text").
+_RAW_EVENTS = frozenset({
+    "message_start", "message_delta", "message_stop",
+    "content_block_start", "content_block_delta", "content_block_stop",
+})
+NOT_LOGGED_IN = (
+    "Not logged in: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, or an apiKeyHelper "
+    "in settings)"
+)
 #: A non-streaming call may take long; the SDK refuses big ones unless told a timeout.
 NON_STREAMING_TIMEOUT_S = 600.0
 _prefetch: threading.Thread | None = None
@@ -182,11 +191,7 @@ class ModelClient:
         if self._sdk is None:
             creds = self._credentials
             if not (creds.api_key or creds.auth_token):
-                raise ModelCallError(
-                    "Not logged in: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, "
-                    "or an apiKeyHelper in settings)",
-                    kind="authentication_failed",
-                )
+                raise ModelCallError(NOT_LOGGED_IN, kind="authentication_failed")
             import anthropic
 
             self._sdk = anthropic.AsyncAnthropic(
@@ -203,7 +208,9 @@ class ModelClient:
 
     async def stream(
         self, request: ModelRequest, *, streaming: bool = True
-    ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
+    ) -> AsyncIterator[
+        StreamEvent | TextDelta | ThinkingStarted | BlockComplete | AssistantMessage
+    ]:
         """Events while the message streams, then the finished AssistantMessage."""
         if not streaming:
             async for item in self._whole(request):
@@ -220,6 +227,8 @@ class ModelClient:
             try:
                 async for event in stream:
                     kind = event.type
+                    if kind in _RAW_EVENTS:
+                        yield StreamEvent(_raw_event(event))
                     if kind == "text":
                         if event.text:
                             yield TextDelta(event.text)
@@ -299,6 +308,19 @@ def _assistant(final: Any) -> AssistantMessage:
         stop_reason=final.stop_reason,
         usage=final.usage.model_dump(exclude_none=True) if final.usage else {},
     )
+
+
+#: What the SDK's stream attaches to an API event: its accumulated state, not the event.
+_SDK_ADDED = {"content_block_stop": "content_block", "message_stop": "message"}
+
+
+def _raw_event(event: Any) -> dict[str, Any]:
+    """The event as the API sent it (an unknown block inside must not raise a warning)."""
+    raw: dict[str, Any] = event.to_dict(warnings=False)
+    added = _SDK_ADDED.get(raw.get("type", ""))
+    if added:
+        raw.pop(added, None)
+    return raw
 
 
 def _describe(exc: BaseException) -> str:

@@ -23,6 +23,14 @@ class RequestStart:
 
 
 @dataclass(frozen=True)
+class StreamEvent:
+    """One raw event of the model's response stream, as the API sent it (for
+    `--include-partial-messages`; void, like the rest, if a StreamDiscarded follows)."""
+
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
 class TextDelta:
     text: str
 
@@ -81,6 +89,13 @@ class RetryEvent:
     delay_s: float
     error: ModelCallError
 
+    @property
+    def summary(self) -> str:
+        """One line for a person: what failed, and when the next attempt goes out."""
+        delay = f"{self.delay_s:.1f}s" if self.delay_s < 10 else f"{self.delay_s:.0f}s"
+        return (f"{self.error.message} · retrying in {delay} "
+                f"(attempt {self.attempt}/{self.max_retries})")
+
 
 @dataclass(frozen=True)
 class Notice:
@@ -113,6 +128,7 @@ class Terminal:
 
 Event = (
     RequestStart
+    | StreamEvent
     | TextDelta
     | ThinkingStarted
     | BlockComplete

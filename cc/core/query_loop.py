@@ -253,7 +253,7 @@ def _keep_shown_text(messages: list[Message], turn: _Streamed) -> None:
     """An interrupted stream: what the user already read stays in the conversation."""
     shown = "".join(turn.shown_text)
     if shown.strip():
-        messages.append(AssistantMessage([TextBlock(shown)], stop_reason=None))
+        messages.append(AssistantMessage([TextBlock(shown)], stop_reason=None, aborted=True))
 
 
 def _is_empty(assistant: AssistantMessage) -> bool:

@@ -63,6 +63,8 @@ class AssistantMessage:
     model: str | None = None
     stop_reason: str | None = None
     usage: dict[str, Any] = field(default_factory=dict)
+    #: Cut short by an interrupt while it streamed: what had been shown when it stopped.
+    aborted: bool = False
     role: str = field(default="assistant", init=False)
 
     @property

@@ -53,9 +53,7 @@ def attach_session(
 
     source = None
     if choice.continue_latest:
-        source = find_latest_session(cwd, config)
-        if source is None:
-            raise UsageError("No conversation found to continue")
+        source = find_latest_session(cwd, config)  # none yet: start afresh, as Claude Code does
     elif choice.resume_id:
         source = find_session_by_id(config, choice.resume_id, cwd)
         if source is None:

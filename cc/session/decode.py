@@ -144,6 +144,7 @@ class _Decoder:
                 model=None if model == SYNTHETIC_MODEL else model,
                 stop_reason=raw.get("stop_reason"),
                 usage=usage,
+                aborted=entry.data.get("isAbortedMidStream") is True,
             )
         )
 

@@ -178,6 +178,8 @@ class TranscriptWriter:
             }
             if request_id:
                 fields["requestId"] = request_id
+            if message.aborted:
+                fields["isAbortedMidStream"] = True
             holds = [block.id] if isinstance(block, ToolUseBlock) else []
             line_uuid = message.uuid if i == 0 else derived_uuid(message.uuid, i)
             drafts.append(_Draft(line_uuid, fields, holds=holds))

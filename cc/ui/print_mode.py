@@ -1,26 +1,46 @@
 """Print mode: one turn, written as text, one JSON result, or a JSON line stream.
 
 The records follow Claude Code's `--output-format json|stream-json` shapes so
-that scripts written for it read ours.
+that scripts written for it read ours; `json --verbose` prints every record of
+the stream as one JSON array, as Claude Code does.
+
+SIGINT or SIGTERM cancels the turn. The shutdown is bounded: the turn, then the
+SessionEnd hooks and the engine's close, each get `SHUTDOWN_GRACE_S` (a second
+signal cuts the wait short), and the result record is written whatever they
+do, so a script always gets its answer and the process always ends.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 import sys
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from cc import __version__
 from cc.core.events import (
     AssistantEvent,
+    Notice,
     RetryEvent,
+    StreamEvent,
     Terminal,
+    ToolDone,
+    ToolStart,
     UserEvent,
 )
 from cc.models.content_blocks import ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
-from cc.ui.records import assistant_records, init_record, result_record, user_records
+from cc.ui.records import (
+    assistant_records,
+    init_record,
+    result_record,
+    user_records,
+    user_text_record,
+)
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
@@ -31,6 +51,35 @@ _ERROR_TEXT = {
     "error_max_turns": "Error: Reached max turns ({max_turns})",
     "error_during_execution": "Execution error",
 }
+#: How long each step of an interrupted run may take before it is abandoned.
+SHUTDOWN_GRACE_S = 3.0
+#: Exit statuses after a signal, as Claude Code's: SIGINT ends the run normally (its
+#: result record says what happened), SIGTERM as a shell reports it.
+_SIGNAL_EXIT = {signal.SIGINT: 0, signal.SIGTERM: 143}
+
+
+@dataclass
+class _Interrupt:
+    """Which signal stopped the run, and a way to cut the shutdown short."""
+
+    signum: int | None = None
+    signalled: asyncio.Event = field(default_factory=asyncio.Event)
+    hurry: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def happened(self) -> bool:
+        return self.signum is not None
+
+
+@dataclass
+class _Turn:
+    """What the writer needs to know once the turn is over."""
+
+    terminal: Terminal | None = None
+    last: AssistantMessage | None = None
+    tools_running: int = 0
+    #: Where this turn's messages begin in the conversation.
+    start: int = 0
 
 
 async def run_print(
@@ -39,50 +88,54 @@ async def run_print(
     output_format: str,
     runtime: Runtime,
     out: IO[str] | None = None,
+    *,
+    verbose: bool = False,
+    partial: bool = False,
 ) -> int:
     out = out or sys.stdout
     started = time.monotonic()
-    streaming = output_format == "stream-json"
+    collected: list[dict[str, Any]] | None = (
+        [] if output_format == "json" and verbose else None
+    )
+    records = output_format == "stream-json" or collected is not None
 
     def emit(record: dict[str, Any]) -> None:
+        if collected is not None:
+            collected.append(record)
+            return
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
         out.flush()
 
-    if streaming:
+    if records:
         emit(init_record(engine, runtime, __version__))
-    terminal: Terminal | None = None
-    last: AssistantMessage | None = None
+    turn = _Turn()
     failure: str | None = None
+    interrupt = _Interrupt()
+    loop = asyncio.get_running_loop()
+    work = asyncio.create_task(
+        _run_turn(engine, prompt, runtime, turn, emit, records, text=output_format == "text",
+                  partial=partial and output_format == "stream-json")
+    )
+    for signum in _SIGNAL_EXIT:
+        loop.add_signal_handler(signum, _on_signal, signum, interrupt, work)
     try:
-        for note in await engine.start_session("resume" if runtime.resumed else "startup"):
-            print(note, file=sys.stderr)
-        message = await _prepare(prompt, engine, runtime)
-        async for event in engine.submit(message):
-            if isinstance(event, AssistantEvent):
-                last = event.message
-                if streaming:
-                    for record in assistant_records(event.message, engine.session_id):
-                        emit(record)
-            elif isinstance(event, UserEvent) and streaming:
-                if any(isinstance(b, ToolResultBlock) for b in event.message.content):
-                    for record in user_records(event.message, engine.session_id):
-                        emit(record)
-            elif isinstance(event, RetryEvent) and streaming:
-                emit(_retry_record(event, engine.session_id))
-            elif isinstance(event, Terminal):
-                terminal = event
-        await engine.end_session("other")
-        for warning in engine.warnings:
-            print(f"Warning: {warning}", file=sys.stderr)
-    except Exception as exc:  # noqa: BLE001 - reported as error_during_execution
-        failure = f"{type(exc).__name__}: {exc}"
+        try:
+            await _bounded(work, interrupt)
+        except Exception as exc:  # noqa: BLE001 - reported as error_during_execution
+            failure = f"{type(exc).__name__}: {exc}"
+        if interrupt.happened:
+            turn.terminal = _aborted(turn)
+            if records:
+                _emit_interrupted(engine, turn, emit)
+        await _bounded(_ending(engine), interrupt)
     finally:
-        await engine.aclose()
+        for signum in _SIGNAL_EXIT:
+            loop.remove_signal_handler(signum)
 
     result = result_record(
         engine,
-        terminal,
-        last,
+        turn.terminal,
+        turn.last,
         failure=failure,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
@@ -91,9 +144,121 @@ async def run_print(
         out.flush()
         if failure:
             print(f"cc: {failure}", file=sys.stderr)
+    elif collected is not None:
+        collected.append(result)
+        out.write(json.dumps(collected, ensure_ascii=False) + "\n")
+        out.flush()
     else:
         emit(result)
+    if interrupt.signum is not None:
+        return _SIGNAL_EXIT[signal.Signals(interrupt.signum)]
     return 1 if result["is_error"] else 0
+
+
+def _on_signal(signum: int, interrupt: _Interrupt, work: asyncio.Task[None]) -> None:
+    if interrupt.happened:
+        interrupt.hurry.set()  # a second signal: stop waiting for anything
+        return
+    interrupt.signum = signum
+    interrupt.signalled.set()
+    work.cancel()
+
+
+async def _bounded(step: Awaitable[None], interrupt: _Interrupt) -> None:
+    """Run `step` to the end; once interrupted, give it SHUTDOWN_GRACE_S at most."""
+    task = asyncio.ensure_future(step)
+    while not task.done():
+        wake = interrupt.hurry if interrupt.happened else interrupt.signalled
+        waiter = asyncio.ensure_future(wake.wait())
+        timeout = SHUTDOWN_GRACE_S if interrupt.happened else None
+        was_interrupted = interrupt.happened
+        await asyncio.wait({task, waiter}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        waiter.cancel()
+        if was_interrupted and not task.done():
+            task.cancel()  # abandoned: it may finish cancelling in the background
+            return
+    if not task.cancelled() and (error := task.exception()) is not None:
+        raise error
+
+
+async def _ending(engine: QueryEngine) -> None:
+    try:
+        await engine.end_session("other")
+        for warning in engine.warnings:
+            print(f"Warning: {warning}", file=sys.stderr)
+    finally:
+        await engine.aclose()
+
+
+async def _run_turn(
+    engine: QueryEngine,
+    prompt: str,
+    runtime: Runtime,
+    turn: _Turn,
+    emit: Callable[[dict[str, Any]], None],
+    records: bool,
+    *,
+    text: bool,
+    partial: bool,
+) -> None:
+    if not runtime.credentials.present:
+        # Never reaching the model, the run leaves no transcript behind for -c to find.
+        from cc.core.client import NOT_LOGGED_IN
+
+        turn.terminal = Terminal("api_error", error=NOT_LOGGED_IN,
+                                 error_kind="authentication_failed")
+        return
+    for note in await engine.start_session("resume" if runtime.resumed else "startup"):
+        print(note, file=sys.stderr)
+    message = await _prepare(prompt, engine, runtime)
+    turn.start = len(engine.messages)
+    async for event in engine.submit(message):
+        if isinstance(event, StreamEvent):
+            if partial:
+                emit(_stream_record(event, engine.session_id))
+        elif isinstance(event, AssistantEvent):
+            turn.last = event.message
+            if records:
+                for record in assistant_records(event.message, engine.session_id):
+                    emit(record)
+        elif isinstance(event, UserEvent):
+            if records and any(isinstance(b, ToolResultBlock) for b in event.message.content):
+                for record in user_records(event.message, engine.session_id):
+                    emit(record)
+        elif isinstance(event, ToolStart):
+            turn.tools_running += 1
+        elif isinstance(event, ToolDone):
+            turn.tools_running = max(0, turn.tools_running - 1)
+        elif isinstance(event, RetryEvent):
+            if records:
+                emit(_retry_record(event, engine.session_id))
+            elif text:
+                print(event.summary, file=sys.stderr, flush=True)
+        elif isinstance(event, Notice) and event.level == "warning":
+            print(f"Warning: {event.text}", file=sys.stderr, flush=True)
+        elif isinstance(event, Terminal):
+            turn.terminal = event
+
+
+def _emit_interrupted(
+    engine: QueryEngine, turn: _Turn, emit: Callable[[dict[str, Any]], None]
+) -> None:
+    """What the interrupt left in the conversation: the answer as far as it got, the marker."""
+    from cc.core.query_engine import INTERRUPTED_TEXT
+
+    for message in engine.messages[turn.start:]:
+        if isinstance(message, AssistantMessage) and message.aborted:
+            for record in assistant_records(message, engine.session_id):
+                emit(record)
+        elif isinstance(message, UserMessage) and message.is_meta and (
+            message.content and getattr(message.content[0], "text", None) == INTERRUPTED_TEXT
+        ):
+            emit(user_text_record(message, engine.session_id))
+
+
+def _aborted(turn: _Turn) -> Terminal:
+    reason = "aborted_tools" if turn.tools_running else "aborted_streaming"
+    return Terminal(reason, error="Interrupted by the user")
 
 
 async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMessage:
@@ -117,6 +282,16 @@ def _text_of(result: dict[str, Any], engine: QueryEngine) -> str:
     if subtype in _ERROR_TEXT:
         return _ERROR_TEXT[subtype].format(max_turns=engine.config.max_turns)
     return str(result.get("result", ""))
+
+
+def _stream_record(event: StreamEvent, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "stream_event",
+        "event": event.raw,
+        "parent_tool_use_id": None,
+        "uuid": new_uuid(),
+        "session_id": session_id,
+    }
 
 
 def _retry_record(event: RetryEvent, session_id: str) -> dict[str, Any]:

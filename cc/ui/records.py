@@ -64,7 +64,21 @@ def assistant_records(message: AssistantMessage, session_id: str) -> list[dict[s
                 "timestamp": _now(),
             }
         )
+        if message.aborted:
+            records[-1]["aborted"] = True
     return records
+
+
+def user_text_record(message: UserMessage, session_id: str) -> dict[str, Any]:
+    """A user message that is not tool results (the interrupt marker, say)."""
+    return {
+        "type": "user",
+        "message": message.to_api(),
+        "parent_tool_use_id": None,
+        "session_id": session_id,
+        "uuid": message.uuid,
+        "timestamp": _now(),
+    }
 
 
 def user_records(message: UserMessage, session_id: str) -> list[dict[str, Any]]:
@@ -136,9 +150,10 @@ def result_record(
         "duration_api_ms": engine.usage.api_duration_ms,
         "num_turns": state.turn_count if state else 0,
     }
-    if failure is not None or terminal is None:
+    if failure is not None or terminal is None or terminal.reason.startswith("aborted"):
         record.update(subtype="error_during_execution", is_error=True)
-        record["errors"] = [failure or "the turn ended without a result"]
+        detail = terminal.error if terminal is not None else None
+        record["errors"] = [failure or detail or "the turn ended without a result"]
     elif terminal.reason == "max_turns":
         record.update(subtype="error_max_turns", is_error=True)
         record["errors"] = [terminal.error or "Reached maximum number of turns"]
@@ -158,6 +173,7 @@ def result_record(
             for d in engine.permission_denials
         ],
         terminal_reason=reason,
+        safety_stops=terminal.details.get("safety_stops", 0) if terminal else 0,
         uuid=new_uuid(),
     )
     return record
