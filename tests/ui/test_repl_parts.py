@@ -117,6 +117,20 @@ async def test_requests_queue_and_cancelled_waiters_leave(tmp_path: Path) -> Non
     assert dialogs.current is None
 
 
+async def test_an_edit_dialog_is_shown_with_its_diff_from_the_first_draw(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    dialogs = Dialogs(tmp_path)
+    drawn: list[object] = []  # the diff at each redraw while the dialog is up
+    dialogs.on_change = lambda: dialogs.current is not None and drawn.append(dialogs.current.hunks)
+    edit = PermissionRequest("Edit", {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}, "t", "")
+    asked = asyncio.create_task(dialogs(edit))
+    while dialogs.current is None:
+        await asyncio.sleep(0.01)
+    dialogs.pick(0)
+    assert await asked == AskAnswer("allow")
+    assert drawn and all(hunks for hunks in drawn)  # never drawn without its diff
+
+
 def test_preview_hunks_from_the_file_on_disk(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\ny = 2\n")
     edit = PermissionRequest("Edit", {"file_path": "a.py", "old_string": "y = 2", "new_string": "y = 3"}, "t", "")

@@ -59,13 +59,13 @@ class Dialogs:
         return await self._wait(Pending(title, list(options), _future()))  # type: ignore[no-any-return]
 
     async def _wait(self, pending: Pending, preview: bool = False) -> Any:
+        request = pending.request
+        if preview and request is not None and request.tool_name in ("Edit", "Write"):
+            # The change is worked out before the dialog is shown, never drawn after it.
+            pending.hunks = await asyncio.to_thread(preview_hunks, request, self.cwd)
         self.queue.append(pending)
         self.on_change()
         try:
-            request = pending.request
-            if preview and request is not None and request.tool_name in ("Edit", "Write"):
-                pending.hunks = await asyncio.to_thread(preview_hunks, pending.request, self.cwd)
-                self.on_change()
             return await pending.future
         finally:
             if pending in self.queue:
