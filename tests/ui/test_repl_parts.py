@@ -53,6 +53,18 @@ def test_live_area_shows_stream_tools_spinner_and_queue() -> None:
     assert plain(live_fragments(live, 60, 20)) == "  › queued: and then this\n"
 
 
+def test_the_spinner_pauses_while_a_dialog_asks() -> None:
+    live = Live()
+    live.begin()
+    start = live.started
+    live.running["t1"] = "Bash(make)"
+    live.pause(now=start + 2)
+    assert plain(live_fragments(live, 60, 20, now=start + 30)) == "● Bash(make)\n"  # no spinner
+    live.resume(now=start + 30)
+    out = plain(live_fragments(live, 60, 20, now=start + 31))
+    assert out.split("\n")[1].endswith("Working… (3s · esc to interrupt)")  # the 28 s asked do not count
+
+
 def test_live_stream_keeps_the_tail_within_the_height() -> None:
     live = Live()
     live.begin()

@@ -305,7 +305,7 @@ def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
     setup.api.script(
         Reply([tool_use("Read", {"file_path": str(target)})]),
         Reply([tool_use("Edit", edit)]),
-        Reply("Fixed."),
+        Reply("Fixed.", chunk_delay=0.3),
         Reply([tool_use("Edit", {**edit, "old_string": "a + b", "new_string": "a * b"})]),
         Reply("Understood."),
     )
@@ -313,7 +313,9 @@ def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
     term.enter("fix calc.py")
     screen = term.wait_for("Do you want to make this edit to calc.py?", "1. Yes")
     assert "2 -     return a - b" in screen and "2 +     return a + b" in screen
+    assert "esc to interrupt)" not in screen  # the spinner waits while the dialog does
     term.type("1")
+    term.wait_until(lambda s: "esc to interrupt)" in s and "Do you want" not in s)  # and goes on after
     term.wait_for("● Fixed.")
     assert "a + b" in target.read_text()
     term.enter("now multiply")

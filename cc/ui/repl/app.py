@@ -81,7 +81,7 @@ class Repl:
         self.cwd: Path = runtime.cwd
         self.services = services or Services()
         self.dialogs = dialogs or Dialogs(runtime.cwd)
-        self.dialogs.on_change = self.invalidate
+        self.dialogs.on_change = self._dialogs_changed
         self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
         self.live = Live(on_change=self.invalidate)
         self.printer = Printer()
@@ -190,6 +190,14 @@ class Repl:
     def invalidate(self) -> None:
         if self.session is not None and self.session.app.is_running:
             self.session.app.invalidate()
+
+    def _dialogs_changed(self) -> None:
+        """The spinner waits while a dialog waits for the user, and goes on after."""
+        if self.dialogs.current is not None:
+            self.live.pause()
+        else:
+            self.live.resume()
+        self.invalidate()
 
     def flash(self, text: str) -> None:
         self._flash = (text, time.monotonic() + FLASH_S)
@@ -436,4 +444,5 @@ class Repl:
     async def _tick(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
-            self.invalidate()
+            if self.live.paused_at is None:
+                self.invalidate()
