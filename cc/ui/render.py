@@ -482,7 +482,7 @@ def permission_dialog(
     parts += _dialog_body(request, cwd, hunks)
     parts.append(Text(""))
     if feedback is not None:
-        parts.append(Text("Tell Claude what to do differently (enter to send, esc to skip):"))
+        parts.append(Text("Tell Claude what to do differently (enter to send, esc to stop the turn):"))
     else:
         parts.append(Text(_question(request, cwd)))
         parts.append(_option_lines(permission_options(request), selected))

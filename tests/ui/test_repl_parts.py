@@ -49,8 +49,8 @@ def test_live_area_shows_stream_tools_spinner_and_queue() -> None:
     assert lines[1:3] == ["● Bash(npm test)", "  ⎿  PASS b"]
     assert lines[3].endswith("Working… (3s · ↓ 100 tokens · esc to interrupt)")
     assert lines[4] == "  › queued: and then this"
-    live.end()
-    assert plain(live_fragments(live, 60, 20)) == "  › queued: and then this\n"
+    live.end()  # the text stays until the view prints it (an interrupted turn keeps it)
+    assert plain(live_fragments(live, 60, 20)) == "● The answer so far\n  › queued: and then this\n"
 
 
 def test_the_spinner_pauses_while_a_dialog_asks() -> None:

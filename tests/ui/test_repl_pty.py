@@ -148,6 +148,49 @@ def test_escape_interrupts_and_the_next_prompt_works(setup: Setup) -> None:
     assert "[Request interrupted by user]" in joined and "second prompt" in joined
 
 
+def test_escape_keeps_the_text_streamed_so_far_on_screen(setup: Setup) -> None:
+    words = " ".join(f"w{i:03d}" for i in range(120))  # sent in three parts, a second apart
+    setup.api.script(Reply([text(words)], chunk_delay=1.0), Reply("Next."))
+    term = setup.start()
+    term.enter("tell me a long story")
+    before = term.wait_for("● w000 w001", "esc to interrupt)")
+    seen = max(re.findall(r"w\d{3}", before))
+    term.type("\x1b")
+    screen = term.wait_for("Interrupted by user")
+    assert "● w000 w001" in screen and seen in screen  # nothing that was shown is taken away
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("● w000"))
+    assert first < next(i for i, line in enumerate(lines) if "Interrupted by user" in line)
+    screen = term.wait_idle()
+    assert "● w000 w001" in screen and "w119" not in screen  # stopped, not finished
+    term.enter("go on")
+    term.wait_for("● Next.")
+    setup.api.assert_clean()
+
+
+def test_escape_on_a_permission_dialog_stops_the_turn(setup: Setup) -> None:
+    target = setup.root / "calc.py"
+    target.write_text("def add(a, b):\n    return a - b\n")
+    edit = {"file_path": str(target), "old_string": "a - b", "new_string": "a + b"}
+    setup.api.script(Reply([text("Fixing it."), tool_use("Edit", edit)]), Reply("What instead?"))
+    term = setup.start("--permission-mode", "default")
+    term.enter("fix calc.py")
+    term.wait_for("Do you want to make this edit to calc.py?", "3. No")
+    assert len(setup.api.bodies) == 1
+    term.type("\x1b")
+    term.wait_for("Interrupted by user")
+    screen = term.wait_idle()
+    assert "Do you want" not in screen and "● Update(calc.py)" in screen
+    assert len(setup.api.bodies) == 1 and setup.api.turns_left == 1  # the model was not asked again
+    assert "a - b" in target.read_text()
+    term.enter("use a helper instead")
+    term.wait_for("● What instead?")
+    assert len(setup.api.bodies) == 2
+    sent = json.dumps(setup.api.bodies[-1]["messages"])
+    assert "[Request interrupted by user" in sent and "use a helper instead" in sent
+    setup.api.assert_clean()
+
+
 def test_typing_during_a_turn_queues_the_prompt(setup: Setup) -> None:
     setup.api.script(Reply([text("First " * 20)], chunk_delay=0.3), Reply("Queued one answered."))
     term = setup.start()

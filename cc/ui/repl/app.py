@@ -221,6 +221,15 @@ class Repl:
             self.live.queued.clear()
         self.invalidate()
 
+    def refuse(self) -> None:
+        """Esc on a permission dialog: No, and the turn stops there, back at the prompt so
+        the user can say what to do instead. The turn's task is cancelled (as Esc does
+        during a turn), which takes its dialogs away; no further request is sent."""
+        if self._task is None or self._task.done():
+            self.dialogs.cancel()  # nothing running to stop: just No
+            return
+        self.interrupt()
+
     def request_exit(self) -> None:
         self.exiting = True
         if self.session is not None and self.session.app.is_running:
@@ -357,6 +366,8 @@ class Repl:
     async def _error(self, exc: BaseException | None) -> None:
         from cc.ui.render import render_error
 
+        if self._view is not None:
+            await self._view.flush()  # what streamed before the failure stays on screen
         message = f"Internal error: {type(exc).__name__}: {exc}"
         await self.printer.print(lambda c: render_error(c, message), gap=True)
 

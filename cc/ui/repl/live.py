@@ -50,8 +50,8 @@ class Live:
         self.changed()
 
     def end(self) -> None:
+        """The turn is over. Streamed text not printed yet stays until the view prints it."""
         self.busy, self.paused_at = False, None
-        self.stream = ""
         self.running.clear()
         self.progress.clear()
         self.changed()
