@@ -89,7 +89,9 @@ def test_help_cost_and_clear(setup: Setup) -> None:
     assert "Total cost:            $0.00" in screen
     assert "claude-opus-5-5:  1.0k input, 100 output" in screen
     term.enter("/clear")
-    term.wait_for("Started a new conversation.")
+    screen = term.wait_until(lambda s: "Started a new conversation." in s and "Total cost:" not in s)
+    assert "● Hello!" not in screen and "> hi" not in screen  # the screen is cleared too
+    assert screen.splitlines()[1].startswith("│ ✻ cc ")  # the header on top again
     term.enter("again")
     term.wait_for("● Again.")
     assert len(setup.api.bodies[-1]["messages"]) == 1

@@ -145,16 +145,19 @@ class Repl:
         asyncio.get_running_loop().call_later(0.05, warm)
 
     def _print_header(self) -> None:
+        sys.stdout.write(self._header(None))
+        sys.stdout.flush()
+
+    def _header(self, width: int | None) -> str:
         import shutil
 
         from cc.ui.repl.header import header_text
 
         creds = self.runtime.credentials
         has_key = bool(creds.api_key or creds.auth_token)
-        width = shutil.get_terminal_size().columns
+        width = width or shutil.get_terminal_size().columns
         model, color = self.engine.model, color_enabled()
-        sys.stdout.write(header_text(__version__, model, self.cwd, has_key, width, color))
-        sys.stdout.flush()
+        return header_text(__version__, model, self.cwd, has_key, width, color)
 
     def _make_session(self) -> PromptSession[Any]:
         from prompt_toolkit import PromptSession
@@ -381,6 +384,9 @@ class Repl:
             return
         ctx = self._command_context()
         result = await resolve_input(text, ctx)
+        if result.clear_screen:  # a fresh screen for a fresh conversation, header on top
+            await self.printer.clear()
+            await self.printer.write(self._header(self.printer.width()))
         await self._flush(ctx)
         if result.exit:
             self.request_exit()
