@@ -116,6 +116,21 @@ def test_custom_command_with_arguments_reaches_the_model(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
+def test_completion_shows_every_match_on_a_full_screen(setup: Setup) -> None:
+    term = setup.start()
+    term.enter("!seq 1 60")  # the prompt ends up on the last lines of the screen
+    term.wait_for("     60")
+    term.wait_idle()
+    term.type("/co")
+    screen = term.wait_for("/compact")
+    lines = screen.splitlines()
+    for name in ("/compact", "/cost", "/config", "/context"):
+        assert any(line.lstrip().startswith(name + " ") for line in lines), f"{name} missing:\n{screen}"
+    assert term.prompt_line() == "> /co"
+    term.type("\x1b[B\r")  # the first match, run
+    term.wait_for("Compaction is not available yet")
+
+
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
     setup.api.script(Reply("Seen it."))
     term = setup.start()

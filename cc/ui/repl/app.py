@@ -160,15 +160,14 @@ class Repl:
         return header_text(__version__, model, self.cwd, has_key, width, color)
 
     def _make_session(self) -> PromptSession[Any]:
-        from prompt_toolkit import PromptSession
         from prompt_toolkit.styles import Style
 
-        from cc.ui.repl.completion import ReplCompleter
+        from cc.ui.repl.completion import ReplCompleter, ReplSession
         from cc.ui.repl.keys import build_key_bindings, register_newline_sequences
         from cc.ui.repl.prompt_history import ProjectHistory
 
         register_newline_sequences()
-        session: PromptSession[Any] = PromptSession(
+        session: PromptSession[Any] = ReplSession(
             message=self._message,
             history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
             completer=ReplCompleter(self.commands, self.cwd),
@@ -180,7 +179,6 @@ class Repl:
             style=Style.from_dict(_STYLE),
             include_default_pygments_style=False,
             erase_when_done=True,
-            reserve_space_for_menu=0,
         )
         session.app.ttimeoutlen = 0.1  # a lone Esc is an Esc after 0.1 s
         session.app.timeoutlen = 0.5
