@@ -64,7 +64,7 @@ async def clear_command(ctx: CommandContext, args: str) -> CommandResult:
     ctx.say("Started a new conversation.", style="dim")
     for note in await ctx.engine.start_session("clear"):
         ctx.say(note, style="yellow")
-    return CommandResult()
+    return CommandResult(clear_screen=True)
 
 
 async def compact_command(ctx: CommandContext, args: str) -> CommandResult:

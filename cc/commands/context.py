@@ -75,6 +75,8 @@ class CommandResult:
     model: str | None = None
     allowed_tools: tuple[str, ...] = ()
     exit: bool = False
+    #: Clear the terminal before the command's output is shown (/clear).
+    clear_screen: bool = False
 
 
 @dataclass

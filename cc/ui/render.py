@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +33,10 @@ DOT = "●"
 RESULT = "  ⎿  "
 MAX_ARG_CHARS = 160
 WRITE_PREVIEW_LINES = 10
+#: Lines of a Bash command's output shown under its tool line; the rest is counted.
+BASH_PREVIEW_LINES = 3
+#: A longer output line is cut: the preview is a glance, not the whole output.
+MAX_PREVIEW_LINE_CHARS = 400
 #: Names shown for tools whose Claude Code display name differs from the API name.
 DISPLAY_NAMES = {"Edit": "Update"}
 _TOOL_ERROR = re.compile(r"</?tool_use_error>")
@@ -52,28 +56,41 @@ def shown_path(path: str, cwd: Path) -> str:
     return path
 
 
-def _cut(text: str, limit: int = MAX_ARG_CHARS) -> str:
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def visible(text: str) -> str:
+    """`text` with control characters (escape sequences, carriage returns) shown as ^X,
+    so what a command would do is what the user reads, and no box is broken by it."""
+    return _CONTROL.sub(lambda m: "^" + chr(ord(m.group()) ^ 0x40), text)
+
+
+def _cut(text: str, limit: int | None = MAX_ARG_CHARS) -> str:
     text = " ".join(text.split()) if "\n" in text else text
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    if limit is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
 
 
-def tool_argument(name: str, tool_input: dict[str, Any], cwd: Path) -> str:
-    """The main argument, as Claude Code shows it between the parentheses."""
+def tool_argument(
+    name: str, tool_input: dict[str, Any], cwd: Path, limit: int | None = MAX_ARG_CHARS
+) -> str:
+    """The main argument, as Claude Code shows it between the parentheses (whole if no `limit`)."""
     inp = tool_input
     if name == "Bash":
-        return _cut(str(inp.get("command", "")))
+        return _cut(str(inp.get("command", "")), limit)
     if name in ("Grep", "Glob"):
         parts = [f'pattern: "{inp.get("pattern", "")}"']
         if inp.get("path"):
             parts.append(f'path: "{shown_path(str(inp["path"]), cwd)}"')
-        return _cut(", ".join(parts))
+        return _cut(", ".join(parts), limit)
     for key in ("file_path", "notebook_path", "path"):
         if isinstance(inp.get(key), str):
             return shown_path(inp[key], cwd)
     for key in ("url", "query", "task_id", "description", "prompt"):
         if isinstance(inp.get(key), str):
-            return _cut(inp[key])
-    return _cut(json.dumps(inp, ensure_ascii=False)) if inp else ""
+            return _cut(inp[key], limit)
+    return _cut(json.dumps(inp, ensure_ascii=False), limit) if inp else ""
 
 
 def fit(label: str, width: int) -> str:
@@ -84,19 +101,59 @@ def fit(label: str, width: int) -> str:
     return label[: max(1, width - len(tail))] + tail
 
 
-def tool_label(name: str, tool_input: dict[str, Any], cwd: Path) -> str:
-    arg = tool_argument(name, tool_input, cwd)
+def tool_label(
+    name: str, tool_input: dict[str, Any], cwd: Path, limit: int | None = MAX_ARG_CHARS
+) -> str:
+    arg = tool_argument(name, tool_input, cwd, limit)
     shown = DISPLAY_NAMES.get(name, name)
     return f"{shown}({arg})" if arg else shown
 
 
-def error_line(result: ToolResult) -> str:
-    """The first line of a failed call's error, tags removed."""
+def _content_text(result: ToolResult) -> str:
     content = result.content
     if not isinstance(content, str):
         content = " ".join(b.get("text", "") for b in content if isinstance(b, dict))
-    lines = [ln.strip() for ln in _TOOL_ERROR.sub("", content).splitlines() if ln.strip()]
+    return _TOOL_ERROR.sub("", content)
+
+
+def error_line(result: ToolResult) -> str:
+    """The first line of a failed call's error, tags removed."""
+    lines = [ln.strip() for ln in _content_text(result).splitlines() if ln.strip()]
     return lines[0] if lines else (result.summary or "failed")
+
+
+def _plural_lines(n: int) -> str:
+    return f"{n} line" if n == 1 else f"{n} lines"
+
+
+def render_bash_result(console: Console, result: ToolResult) -> None:
+    """The command's first lines of output, then how many more there are.
+
+        ⎿  PASS src/calc.test.js
+           PASS src/util.test.js
+           Tests: 12 passed
+           … +3 lines
+
+    A failure shows the same way in red, its first line after "Error: ".
+    """
+    body = _content_text(result).strip("\n")
+    lines = body.split("\n") if body.strip() else ["(No output)"]
+    shown = lines if len(lines) <= BASH_PREVIEW_LINES else lines[:BASH_PREVIEW_LINES]
+    style = "red" if result.is_error else ""
+    grid = Table.grid()
+    grid.add_column(width=len(RESULT), no_wrap=True)
+    grid.add_column(overflow="fold")
+    for i, line in enumerate(shown):
+        line = line.rstrip().expandtabs()
+        if len(line) > MAX_PREVIEW_LINE_CHARS:
+            line = line[: MAX_PREVIEW_LINE_CHARS - 1] + "…"
+        text = Text.from_ansi(line, style=style)  # keeps colours, drops other escapes
+        if i == 0 and result.is_error:
+            text = Text("Error: ", style=style) + text
+        grid.add_row(RESULT if i == 0 else "", text)
+    if len(shown) < len(lines):
+        grid.add_row("", Text(f"… +{_plural_lines(len(lines) - len(shown))}", style="dim"))
+    console.print(grid)
 
 
 def render_tool_use(
@@ -120,6 +177,10 @@ def result_line(console: Console, text: str, style: str = "") -> None:
 def render_tool_result(
     console: Console, name: str, tool_input: dict[str, Any], result: ToolResult, cwd: Path
 ) -> None:
+    if name == "Bash" and not (isinstance(result.data, dict) and
+                               result.data.get("backgroundTaskId")):
+        render_bash_result(console, result)
+        return
     if result.is_error:
         result_line(console, "Error: " + error_line(result), "red")
         return
@@ -143,38 +204,41 @@ def render_tool(
 # --- diffs ---------------------------------------------------------------------------
 
 
-def diff_text(hunks: Sequence[dict[str, Any]], indent: int = 6) -> Text:
-    """Hunks as numbered lines: context plain, removals red, additions green."""
+def diff_text(hunks: Sequence[dict[str, Any]], indent: int = 6) -> Table:
+    """Hunks as numbered lines: context plain, removals red, additions green.
+
+    A long line wraps beside its number, not under it."""
     width = 1
     for h in hunks:
         ends = (h["oldStart"] + h["oldLines"], h["newStart"] + h["newLines"])
         width = max(width, *(len(str(n)) for n in ends))
-    out = Text()
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
     pad = " " * indent
     for i, hunk in enumerate(hunks):
         if i:
-            out.append(pad + "…\n", style="dim")
+            grid.add_row(pad + "…", "", style="dim")
         old, new = hunk["oldStart"], hunk["newStart"]
         for line in hunk["lines"]:
-            sign, body = line[:1], line[1:]
+            sign, body = line[:1], Text(visible(line[1:]).expandtabs().rstrip())
             if sign == "\\":
                 continue
             if sign == "-":
-                out.append(f"{pad}{old:>{width}} - {body}\n", style="red")
+                grid.add_row(f"{pad}{old:>{width}} - ", body, style="red")
                 old += 1
             elif sign == "+":
-                out.append(f"{pad}{new:>{width}} + {body}\n", style="green")
+                grid.add_row(f"{pad}{new:>{width}} + ", body, style="green")
                 new += 1
             else:
-                out.append(f"{pad}{new:>{width}}   {body}".rstrip() + "\n")
+                grid.add_row(f"{pad}{new:>{width}}   ", body)
                 old += 1
                 new += 1
-    out.rstrip()
-    return out
+    return grid
 
 
 def render_diff(console: Console, hunks: Sequence[dict[str, Any]], indent: int = 6) -> None:
-    console.print(diff_text(hunks, indent), overflow="fold")
+    console.print(diff_text(hunks, indent))
 
 
 def new_file_hunk(content: str) -> tuple[dict[str, Any], int]:
@@ -373,27 +437,34 @@ def _question(request: PermissionRequest, cwd: Path) -> str:
     return "Do you want to proceed?"
 
 
+def _indented(text: str, style: str = "", indent: int = 2) -> RenderableType:
+    """A paragraph of the dialog: wrapped lines keep its indent, inside the box."""
+    from rich.padding import Padding
+
+    return Padding(Text(visible(text), style=style), (0, 0, 0, indent))
+
+
 def _dialog_body(
     request: PermissionRequest, cwd: Path, hunks: Sequence[dict[str, Any]] | None
 ) -> list[RenderableType]:
     inp = request.tool_input
     body: list[RenderableType] = []
     if request.tool_name == "Bash":
-        body.append(Text("  " + str(inp.get("command", "")), overflow="fold"))
+        body.append(_indented(str(inp.get("command", ""))))
         if inp.get("description"):
-            body.append(Text("  " + str(inp["description"]), style="dim"))
+            body.append(_indented(str(inp["description"]), style="dim"))
     elif request.tool_name in ("Edit", "Write") and isinstance(inp.get("file_path"), str):
-        body.append(Text("  " + shown_path(inp["file_path"], cwd), style="bold"))
+        body.append(_indented(shown_path(inp["file_path"], cwd), style="bold"))
         if hunks:
             body.append(diff_text(hunks, indent=2))
         elif request.tool_name == "Write" and isinstance(inp.get("content"), str):
             body.append(diff_text([new_file_hunk(inp["content"])[0]], indent=2))
     else:
-        body.append(Text("  " + tool_label(request.tool_name, inp, cwd), overflow="fold"))
+        body.append(_indented(tool_label(request.tool_name, inp, cwd, limit=None)))
         if request.description:
-            body.append(Text("  " + request.description, style="dim"))
+            body.append(_indented(request.description, style="dim"))
     if request.reason:
-        body.append(Text("  " + request.reason, style="dim"))
+        body.append(_indented(request.reason, style="dim"))
     return body
 
 
@@ -411,17 +482,23 @@ def permission_dialog(
     parts += _dialog_body(request, cwd, hunks)
     parts.append(Text(""))
     if feedback is not None:
-        parts.append(Text("Tell Claude what to do differently (enter to send, esc to skip):"))
+        parts.append(Text("Tell Claude what to do differently (enter to send, esc to stop the turn):"))
     else:
         parts.append(Text(_question(request, cwd)))
-        parts += list(_option_lines(permission_options(request), selected))
+        parts.append(_option_lines(permission_options(request), selected))
     return Panel(Group(*parts), border_style="yellow", padding=(0, 1), expand=True)
 
 
-def _option_lines(options: Iterable[str], selected: int) -> Iterable[Text]:
+def _option_lines(options: Sequence[str], selected: int) -> Table:
+    """`❯ 1. Yes` and the others; a long option wraps under its own text."""
+    grid = Table.grid()
+    grid.add_column(no_wrap=True)
+    grid.add_column(overflow="fold")
     for i, option in enumerate(options):
         mark = "❯ " if i == selected else "  "
-        yield Text(f"{mark}{i + 1}. {option}", style="cyan" if i == selected else "")
+        grid.add_row(f"{mark}{i + 1}. ", Text(visible(option)),
+                     style="cyan" if i == selected else "")
+    return grid
 
 
 def render_permission_dialog(
@@ -440,6 +517,6 @@ def choice_dialog(title: str, options: Sequence[str], selected: int = 0) -> Rend
     from rich.panel import Panel
 
     parts: list[RenderableType] = [Text(title, style="bold"), Text("")]
-    parts += list(_option_lines(options, selected))
+    parts.append(_option_lines(options, selected))
     parts += [Text(""), Text("↑/↓ to move · enter to choose · esc to cancel", style="dim")]
     return Panel(Group(*parts), border_style="blue", padding=(0, 1), expand=True)

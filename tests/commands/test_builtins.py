@@ -104,7 +104,8 @@ async def test_clear_starts_a_new_conversation(engine: QueryEngine, fake_api: Fa
     _ = [e async for e in engine.submit("first")]
     old_session = engine.session_id
     ctx = make_ctx(engine, tmp_path)
-    await dispatch("/clear", ctx)
+    result = await dispatch("/clear", ctx)
+    assert result is not None and result.clear_screen  # the REPL clears the screen as well
     assert engine.messages == [] and engine.session_id != old_session
     _ = [e async for e in engine.submit("second")]
     assert len(fake_api.bodies[-1]["messages"]) == 1

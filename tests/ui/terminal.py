@@ -20,6 +20,8 @@ import pyte
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ROWS, COLS = 30, 100
 TIMEOUT_S = 10.0
+#: Text only a dialog that waits for an answer shows (the spinner is hidden meanwhile).
+DIALOG_MARKS = ("what to do differently (esc)", "Tell Claude what to do differently", "esc to cancel")
 
 def cc_argv(*args: str) -> list[str]:
     return [sys.executable, "-m", "cc", *args]
@@ -91,8 +93,13 @@ class Terminal:
         return lines[-1] if lines else ""
 
     def wait_idle(self, timeout: float = TIMEOUT_S) -> str:
-        """Wait until no turn is running (no spinner) and the prompt is empty."""
-        return self.wait_until(lambda s: "esc to interrupt)" not in s and self.prompt_line() == ">", timeout)
+        """Wait until no turn is running (no spinner, no dialog) and the prompt is empty."""
+
+        def idle(screen: str) -> bool:
+            busy = ("esc to interrupt)", *DIALOG_MARKS)
+            return not any(mark in screen for mark in busy) and self.prompt_line() == ">"
+
+        return self.wait_until(idle, timeout)
 
     # --- typing ---------------------------------------------------------------------
 

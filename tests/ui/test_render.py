@@ -39,10 +39,35 @@ def test_bash_line_outside_cwd_path_and_long_command() -> None:
     render.render_tool(c, "Read", {"file_path": "/etc/hosts"}, ToolResult("…", summary="Read 2 lines"), CWD)
     render.render_tool(c, "Bash", {"command": "echo " + "x" * 200 + "\nls"}, ToolResult("", summary="exit 0"), CWD)
     assert shown(c) == (
-        "● Bash(npm test -- --watch=false)\n  ⎿  exit 0 · 3 lines\n"
+        "● Bash(npm test -- --watch=false)\n  ⎿  ok\n"
         "● Read(/etc/hosts)\n  ⎿  Read 2 lines\n"
-        f"● Bash(echo {'x' * 86}…)\n  ⎿  exit 0"
+        f"● Bash(echo {'x' * 86}…)\n  ⎿  (No output)"
     )
+
+
+def test_bash_line_previews_the_first_lines_of_output() -> None:
+    c = console()
+    out = "\x1b[32mPASS\x1b[0m a.test.js\n\tPASS b.test.js\nTests: 2 passed\nTime: 1s\nDone\n"
+    render.render_tool(c, "Bash", {"command": "npm test"}, ToolResult(out, summary="exit 0 · 5 lines"), CWD)
+    render.render_tool(c, "Bash", {"command": "seq 3"}, ToolResult("1\n2\n3\n", summary="exit 0 · 3 lines"), CWD)
+    render.render_tool(c, "Bash", {"command": "seq 4"}, ToolResult("1\n2\n3\n4", summary="exit 0 · 4 lines"), CWD)
+    failed = ToolResult("Exit code 1\nFAIL a.test.js\n  expected 3\n  got 4\nTests: 1 failed", is_error=True, summary="exit 1")
+    render.render_tool(c, "Bash", {"command": "npm test"}, failed, CWD)
+    assert shown(c) == (
+        "● Bash(npm test)\n"
+        "  ⎿  PASS a.test.js\n"
+        "             PASS b.test.js\n"
+        "     Tests: 2 passed\n"
+        "     … +2 lines\n"
+        "● Bash(seq 3)\n  ⎿  1\n     2\n     3\n"
+        "● Bash(seq 4)\n  ⎿  1\n     2\n     3\n     … +1 line\n"
+        "● Bash(npm test)\n"
+        "  ⎿  Error: Exit code 1\n"
+        "     FAIL a.test.js\n"
+        "       expected 3\n"
+        "     … +2 lines"
+    )
+    assert "\x1b" not in c.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_grep_and_glob_lines() -> None:
@@ -64,7 +89,7 @@ def test_error_line_is_the_first_line_without_tags() -> None:
     render.render_error(c, "API Error: 401 invalid x-api-key\nmore detail")
     assert shown(c) == (
         "● Update(a.py)\n  ⎿  Error: String to replace not found in file.\n"
-        "● Bash(ls x)\n  ⎿  Error: Exit code 2\n"
+        "● Bash(ls x)\n  ⎿  Error: Exit code 2\n     ls: cannot access 'x'\n"
         "  ⎿  API Error: 401 invalid x-api-key"
     )
 
@@ -208,3 +233,51 @@ def test_permission_dialog_for_a_command_with_a_suggestion() -> None:
     render.render_permission_dialog(c, request, CWD, feedback="")
     assert "Tell Claude what to do differently" in shown(c)
     assert "1. Yes" not in shown(c)
+
+
+def test_long_lines_in_a_permission_dialog_wrap_inside_the_box() -> None:
+    command = "echo " + " ".join(f"word{i}" for i in range(30)) + " \x1b[2J " + "y" * 70
+    request = PermissionRequest(
+        "Bash", {"command": command}, "toolu_3", "Bash command", suggestions=["Bash(echo " + "z" * 60 + ":*)"],
+    )
+    fetch = PermissionRequest("WebFetch", {"url": "https://example.com/" + "a/" * 30, "prompt": "p"}, "t", "")
+    c = Console(file=StringIO(), width=60, color_system=None)
+    render.render_permission_dialog(c, request, CWD)
+    render.render_permission_dialog(c, fetch, CWD)
+    body = [line[1:-1].rstrip() for line in shown(c).splitlines() if line.startswith("│")]
+    assert all(len(line) == 60 for line in c.file.getvalue().splitlines())  # type: ignore[attr-defined]
+    assert body == [
+        " Bash command",
+        "",
+        "   echo word0 word1 word2 word3 word4 word5 word6 word7",
+        "   word8 word9 word10 word11 word12 word13 word14 word15",
+        "   word16 word17 word18 word19 word20 word21 word22",
+        "   word23 word24 word25 word26 word27 word28 word29 ^[[2J",  # an escape is shown, not run
+        "   " + "y" * 54,
+        "   " + "y" * 16,
+        "",
+        " Do you want to proceed?",
+        " ❯ 1. Yes",
+        "   2. Yes, and don't ask again for Bash(echo",
+        "      " + "z" * 51,
+        "      " + "z" * 9 + ":*)",
+        "   3. No, and tell Claude what to do differently (esc)",
+        " Fetch",
+        "",
+        "   WebFetch(https://example.com/a/a/a/a/a/a/a/a/a/a/a/a/a",  # whole, not cut
+        "   /a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/)",
+        "",
+        " Do you want to proceed?",
+        " ❯ 1. Yes",
+        "   2. No, and tell Claude what to do differently (esc)",
+    ]
+
+
+def test_a_long_diff_line_wraps_beside_its_number() -> None:
+    c = Console(file=StringIO(), width=40, color_system=None)
+    render.render_diff(c, structured_patch("x = 1\n", "x = " + " + ".join(["1"] * 12) + "\n"))
+    assert shown(c) == (
+        "      1 - x = 1\n"
+        "      1 + x = 1 + 1 + 1 + 1 + 1 + 1 + 1\n"
+        "          + 1 + 1 + 1 + 1 + 1"
+    )

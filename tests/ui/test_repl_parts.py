@@ -49,8 +49,20 @@ def test_live_area_shows_stream_tools_spinner_and_queue() -> None:
     assert lines[1:3] == ["● Bash(npm test)", "  ⎿  PASS b"]
     assert lines[3].endswith("Working… (3s · ↓ 100 tokens · esc to interrupt)")
     assert lines[4] == "  › queued: and then this"
-    live.end()
-    assert plain(live_fragments(live, 60, 20)) == "  › queued: and then this\n"
+    live.end()  # the text stays until the view prints it (an interrupted turn keeps it)
+    assert plain(live_fragments(live, 60, 20)) == "● The answer so far\n  › queued: and then this\n"
+
+
+def test_the_spinner_pauses_while_a_dialog_asks() -> None:
+    live = Live()
+    live.begin()
+    start = live.started
+    live.running["t1"] = "Bash(make)"
+    live.pause(now=start + 2)
+    assert plain(live_fragments(live, 60, 20, now=start + 30)) == "● Bash(make)\n"  # no spinner
+    live.resume(now=start + 30)
+    out = plain(live_fragments(live, 60, 20, now=start + 31))
+    assert out.split("\n")[1].endswith("Working… (3s · esc to interrupt)")  # the 28 s asked do not count
 
 
 def test_live_stream_keeps_the_tail_within_the_height() -> None:
@@ -115,6 +127,20 @@ async def test_requests_queue_and_cancelled_waiters_leave(tmp_path: Path) -> Non
     dialogs.pick()
     assert await second == 1
     assert dialogs.current is None
+
+
+async def test_an_edit_dialog_is_shown_with_its_diff_from_the_first_draw(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("x = 1\n")
+    dialogs = Dialogs(tmp_path)
+    drawn: list[object] = []  # the diff at each redraw while the dialog is up
+    dialogs.on_change = lambda: dialogs.current is not None and drawn.append(dialogs.current.hunks)
+    edit = PermissionRequest("Edit", {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}, "t", "")
+    asked = asyncio.create_task(dialogs(edit))
+    while dialogs.current is None:
+        await asyncio.sleep(0.01)
+    dialogs.pick(0)
+    assert await asked == AskAnswer("allow")
+    assert drawn and all(hunks for hunks in drawn)  # never drawn without its diff
 
 
 def test_preview_hunks_from_the_file_on_disk(tmp_path: Path) -> None:

@@ -89,7 +89,9 @@ def test_help_cost_and_clear(setup: Setup) -> None:
     assert "Total cost:            $0.00" in screen
     assert "claude-opus-5-5:  1.0k input, 100 output" in screen
     term.enter("/clear")
-    term.wait_for("Started a new conversation.")
+    screen = term.wait_until(lambda s: "Started a new conversation." in s and "Total cost:" not in s)
+    assert "● Hello!" not in screen and "> hi" not in screen  # the screen is cleared too
+    assert screen.splitlines()[1].startswith("│ ✻ cc ")  # the header on top again
     term.enter("again")
     term.wait_for("● Again.")
     assert len(setup.api.bodies[-1]["messages"]) == 1
@@ -112,6 +114,21 @@ def test_custom_command_with_arguments_reaches_the_model(setup: Setup) -> None:
     assert "Say hello to Ada Lovelace from London.\n" in texts
     assert any("<command-name>/greet</command-name>" in t for t in texts)
     setup.api.assert_clean()
+
+
+def test_completion_shows_every_match_on_a_full_screen(setup: Setup) -> None:
+    term = setup.start()
+    term.enter("!seq 1 60")  # the prompt ends up on the last lines of the screen
+    term.wait_for("     60")
+    term.wait_idle()
+    term.type("/co")
+    screen = term.wait_for("/compact")
+    lines = screen.splitlines()
+    for name in ("/compact", "/cost", "/config", "/context"):
+        assert any(line.lstrip().startswith(name + " ") for line in lines), f"{name} missing:\n{screen}"
+    assert term.prompt_line() == "> /co"
+    term.type("\x1b[B\r")  # the first match, run
+    term.wait_for("Compaction is not available yet")
 
 
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
@@ -146,6 +163,49 @@ def test_escape_interrupts_and_the_next_prompt_works(setup: Setup) -> None:
     messages = setup.api.bodies[-1]["messages"]
     joined = json.dumps(messages)
     assert "[Request interrupted by user]" in joined and "second prompt" in joined
+
+
+def test_escape_keeps_the_text_streamed_so_far_on_screen(setup: Setup) -> None:
+    words = " ".join(f"w{i:03d}" for i in range(120))  # sent in three parts, a second apart
+    setup.api.script(Reply([text(words)], chunk_delay=1.0), Reply("Next."))
+    term = setup.start()
+    term.enter("tell me a long story")
+    before = term.wait_for("● w000 w001", "esc to interrupt)")
+    seen = max(re.findall(r"w\d{3}", before))
+    term.type("\x1b")
+    screen = term.wait_for("Interrupted by user")
+    assert "● w000 w001" in screen and seen in screen  # nothing that was shown is taken away
+    lines = screen.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("● w000"))
+    assert first < next(i for i, line in enumerate(lines) if "Interrupted by user" in line)
+    screen = term.wait_idle()
+    assert "● w000 w001" in screen and "w119" not in screen  # stopped, not finished
+    term.enter("go on")
+    term.wait_for("● Next.")
+    setup.api.assert_clean()
+
+
+def test_escape_on_a_permission_dialog_stops_the_turn(setup: Setup) -> None:
+    target = setup.root / "calc.py"
+    target.write_text("def add(a, b):\n    return a - b\n")
+    edit = {"file_path": str(target), "old_string": "a - b", "new_string": "a + b"}
+    setup.api.script(Reply([text("Fixing it."), tool_use("Edit", edit)]), Reply("What instead?"))
+    term = setup.start("--permission-mode", "default")
+    term.enter("fix calc.py")
+    term.wait_for("Do you want to make this edit to calc.py?", "3. No")
+    assert len(setup.api.bodies) == 1
+    term.type("\x1b")
+    term.wait_for("Interrupted by user")
+    screen = term.wait_idle()
+    assert "Do you want" not in screen and "● Update(calc.py)" in screen
+    assert len(setup.api.bodies) == 1 and setup.api.turns_left == 1  # the model was not asked again
+    assert "a - b" in target.read_text()
+    term.enter("use a helper instead")
+    term.wait_for("● What instead?")
+    assert len(setup.api.bodies) == 2
+    sent = json.dumps(setup.api.bodies[-1]["messages"])
+    assert "[Request interrupted by user" in sent and "use a helper instead" in sent
+    setup.api.assert_clean()
 
 
 def test_typing_during_a_turn_queues_the_prompt(setup: Setup) -> None:
@@ -305,7 +365,7 @@ def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
     setup.api.script(
         Reply([tool_use("Read", {"file_path": str(target)})]),
         Reply([tool_use("Edit", edit)]),
-        Reply("Fixed."),
+        Reply("Fixed.", chunk_delay=0.3),
         Reply([tool_use("Edit", {**edit, "old_string": "a + b", "new_string": "a * b"})]),
         Reply("Understood."),
     )
@@ -313,7 +373,9 @@ def test_permission_dialog_approve_and_deny(setup: Setup) -> None:
     term.enter("fix calc.py")
     screen = term.wait_for("Do you want to make this edit to calc.py?", "1. Yes")
     assert "2 -     return a - b" in screen and "2 +     return a + b" in screen
+    assert "esc to interrupt)" not in screen  # the spinner waits while the dialog does
     term.type("1")
+    term.wait_until(lambda s: "esc to interrupt)" in s and "Do you want" not in s)  # and goes on after
     term.wait_for("● Fixed.")
     assert "a + b" in target.read_text()
     term.enter("now multiply")

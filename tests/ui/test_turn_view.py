@@ -83,3 +83,24 @@ async def test_an_api_error_ends_the_turn_in_one_red_line(
     shown, _ = await run_turn(engine, tmp_path, "go")
     lines = [line for line in shown.splitlines() if line]
     assert len(lines) == 1 and lines[0].startswith("  ⎿  ") and "bad request" in lines[0]
+
+
+async def test_an_interrupted_turn_keeps_what_streamed_and_names_the_stopped_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from cc.core.events import TextDelta, ToolStart
+    from cc.models.content_blocks import ToolUseBlock
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = StringIO()
+    live = Live()
+    view = TurnView(Printer(out=out, width=lambda: 100), live, tmp_path)
+    live.begin()
+    await view.handle(TextDelta("Half a sentence, still"))
+    await view.handle(ToolStart(ToolUseBlock("t1", "Bash", {"command": "sleep 30"})))
+    live.end()  # the turn's task was cancelled: the live area goes, the text must not
+    await view.interrupted()
+    plain = _ANSI.sub("", out.getvalue())
+    shown = "\n".join(line.rstrip() for line in plain.splitlines())
+    assert shown == "\n● Half a sentence, still\n\n● Bash(sleep 30)\n  ⎿  Interrupted by user"
+    assert live.stream == ""

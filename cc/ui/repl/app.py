@@ -81,7 +81,7 @@ class Repl:
         self.cwd: Path = runtime.cwd
         self.services = services or Services()
         self.dialogs = dialogs or Dialogs(runtime.cwd)
-        self.dialogs.on_change = self.invalidate
+        self.dialogs.on_change = self._dialogs_changed
         self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
         self.live = Live(on_change=self.invalidate)
         self.printer = Printer()
@@ -145,27 +145,29 @@ class Repl:
         asyncio.get_running_loop().call_later(0.05, warm)
 
     def _print_header(self) -> None:
+        sys.stdout.write(self._header(None))
+        sys.stdout.flush()
+
+    def _header(self, width: int | None) -> str:
         import shutil
 
         from cc.ui.repl.header import header_text
 
         creds = self.runtime.credentials
         has_key = bool(creds.api_key or creds.auth_token)
-        width = shutil.get_terminal_size().columns
+        width = width or shutil.get_terminal_size().columns
         model, color = self.engine.model, color_enabled()
-        sys.stdout.write(header_text(__version__, model, self.cwd, has_key, width, color))
-        sys.stdout.flush()
+        return header_text(__version__, model, self.cwd, has_key, width, color)
 
     def _make_session(self) -> PromptSession[Any]:
-        from prompt_toolkit import PromptSession
         from prompt_toolkit.styles import Style
 
-        from cc.ui.repl.completion import ReplCompleter
+        from cc.ui.repl.completion import ReplCompleter, ReplSession
         from cc.ui.repl.keys import build_key_bindings, register_newline_sequences
         from cc.ui.repl.prompt_history import ProjectHistory
 
         register_newline_sequences()
-        session: PromptSession[Any] = PromptSession(
+        session: PromptSession[Any] = ReplSession(
             message=self._message,
             history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
             completer=ReplCompleter(self.commands, self.cwd),
@@ -177,7 +179,6 @@ class Repl:
             style=Style.from_dict(_STYLE),
             include_default_pygments_style=False,
             erase_when_done=True,
-            reserve_space_for_menu=0,
         )
         session.app.ttimeoutlen = 0.1  # a lone Esc is an Esc after 0.1 s
         session.app.timeoutlen = 0.5
@@ -190,6 +191,14 @@ class Repl:
     def invalidate(self) -> None:
         if self.session is not None and self.session.app.is_running:
             self.session.app.invalidate()
+
+    def _dialogs_changed(self) -> None:
+        """The spinner waits while a dialog waits for the user, and goes on after."""
+        if self.dialogs.current is not None:
+            self.live.pause()
+        else:
+            self.live.resume()
+        self.invalidate()
 
     def flash(self, text: str) -> None:
         self._flash = (text, time.monotonic() + FLASH_S)
@@ -212,6 +221,15 @@ class Repl:
             buf.cursor_position = len(buf.text)
             self.live.queued.clear()
         self.invalidate()
+
+    def refuse(self) -> None:
+        """Esc on a permission dialog: No, and the turn stops there, back at the prompt so
+        the user can say what to do instead. The turn's task is cancelled (as Esc does
+        during a turn), which takes its dialogs away; no further request is sent."""
+        if self._task is None or self._task.done():
+            self.dialogs.cancel()  # nothing running to stop: just No
+            return
+        self.interrupt()
 
     def request_exit(self) -> None:
         self.exiting = True
@@ -349,6 +367,8 @@ class Repl:
     async def _error(self, exc: BaseException | None) -> None:
         from cc.ui.render import render_error
 
+        if self._view is not None:
+            await self._view.flush()  # what streamed before the failure stays on screen
         message = f"Internal error: {type(exc).__name__}: {exc}"
         await self.printer.print(lambda c: render_error(c, message), gap=True)
 
@@ -362,6 +382,9 @@ class Repl:
             return
         ctx = self._command_context()
         result = await resolve_input(text, ctx)
+        if result.clear_screen:  # a fresh screen for a fresh conversation, header on top
+            await self.printer.clear()
+            await self.printer.write(self._header(self.printer.width()))
         await self._flush(ctx)
         if result.exit:
             self.request_exit()
@@ -436,4 +459,5 @@ class Repl:
     async def _tick(self) -> None:
         while True:
             await asyncio.sleep(TICK_S)
-            self.invalidate()
+            if self.live.paused_at is None:
+                self.invalidate()

@@ -1,4 +1,5 @@
-"""Tab completion: slash commands at the start of the input, `@path` anywhere."""
+"""Tab completion: slash commands at the start of the input, `@path` anywhere; and the
+prompt session that makes room for the completion menu."""
 
 from __future__ import annotations
 
@@ -6,7 +7,9 @@ import re
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
+from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
@@ -16,6 +19,26 @@ from cc.commands.registry import CommandRegistry
 _AT = re.compile(r'(?<!\S)@([^\s"]*)$')
 MAX_FILES = 30
 FILES_TTL_S = 5.0
+#: The most rows prompt_toolkit's completion menu takes (it scrolls past that).
+MENU_ROWS = 16
+
+
+class ReplSession(PromptSession[Any]):
+    """A PromptSession that makes room below the input for every row of the completion
+    menu, while there is one. prompt_toolkit otherwise gives the menu only the lines left
+    below the prompt, none once output has filled the screen; a fixed reserve would keep
+    blank lines under the prompt all the time."""
+
+    @property  # type: ignore[override]
+    def reserve_space_for_menu(self) -> int:
+        state = self.default_buffer.complete_state
+        if state is None or not state.completions:
+            return 0
+        return min(len(state.completions), MENU_ROWS) + 1  # the input line, then the menu
+
+    @reserve_space_for_menu.setter
+    def reserve_space_for_menu(self, value: int) -> None:
+        """Ignored: the space follows the menu."""
 
 
 class ReplCompleter(Completer):

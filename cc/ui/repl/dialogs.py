@@ -1,10 +1,12 @@
 """Questions for the person at the keyboard: permission requests and pickers.
 
 `Dialogs` is the REPL's `AskUser`: the permission checker awaits it; it queues the
-request, the live area shows it, and keys answer it (arrows + Enter, or 1-9; Esc
-says no). Choosing "No" lets the user type what to do instead, returned as
-`AskAnswer.feedback`. Pickers (/resume, /memory) use the same queue. Requests are
-shown one at a time, oldest first; a cancelled waiter leaves the queue at once.
+request, the live area shows it, and keys answer it (arrows + Enter, or 1-9).
+Choosing "No" lets the user type what to do instead, returned as `AskAnswer.feedback`.
+Esc on a permission stops the whole turn (the REPL cancels it, see `Repl.refuse`);
+`cancel()` is the plain "No" used when no turn runs. Pickers (/resume, /memory) use the
+same queue. Requests are shown one at a time, oldest first (an Edit/Write once its diff
+is ready); a cancelled waiter leaves the queue at once.
 """
 
 from __future__ import annotations
@@ -59,13 +61,13 @@ class Dialogs:
         return await self._wait(Pending(title, list(options), _future()))  # type: ignore[no-any-return]
 
     async def _wait(self, pending: Pending, preview: bool = False) -> Any:
+        request = pending.request
+        if preview and request is not None and request.tool_name in ("Edit", "Write"):
+            # The change is worked out before the dialog is shown, never drawn after it.
+            pending.hunks = await asyncio.to_thread(preview_hunks, request, self.cwd)
         self.queue.append(pending)
         self.on_change()
         try:
-            request = pending.request
-            if preview and request is not None and request.tool_name in ("Edit", "Write"):
-                pending.hunks = await asyncio.to_thread(preview_hunks, pending.request, self.cwd)
-                self.on_change()
             return await pending.future
         finally:
             if pending in self.queue:

@@ -2,7 +2,7 @@
 
     Enter            send (a trailing "\\" continues on a new line instead)
     Meta+Enter, Esc Enter, Shift+Enter (where the terminal reports it), Ctrl+J   new line
-    Esc              interrupt the running turn; in a dialog: No / cancel
+    Esc              interrupt the running turn; in a dialog: No, and stop the turn / cancel
     Ctrl+C           interrupt, or clear the input; twice within 1 s: exit
     Ctrl+D           exit, on an empty input
     Shift+Tab        cycle permission modes
@@ -85,14 +85,28 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
         if not dialogs.current or dialogs.current.typing_feedback:
             event.current_buffer.insert_text("\n")
 
+    def stop_at_dialog(event: KeyPressEvent) -> None:
+        """Esc / Ctrl-C on a dialog: a picker is cancelled; a permission is refused and the
+        turn ends, back at the prompt (a reason being typed stays there, to send or edit)."""
+        pending = dialogs.current
+        if pending is None:
+            return
+        if pending.request is None:
+            dialogs.cancel()
+            return
+        if pending.typing_feedback:
+            buf = event.current_buffer
+            saved = pending.saved_input.text if pending.saved_input is not None else ""
+            text = "\n".join(t for t in (saved, buf.text) if t.strip())
+            buf.reset()
+            buf.insert_text(text)
+            pending.typing_feedback = False
+        repl.refuse()
+
     @kb.add("escape", filter=(in_dialog | busy) & ~is_searching, eager=True)
     def _escape(event: KeyPressEvent) -> None:
-        pending = dialogs.current
-        if pending is not None:
-            if pending.typing_feedback:
-                end_feedback(event, "")
-            else:
-                dialogs.cancel()
+        if dialogs.current is not None:
+            stop_at_dialog(event)
         else:
             repl.interrupt()
 
@@ -103,12 +117,8 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
         if double:
             repl.request_exit()
             return
-        pending = dialogs.current
-        if pending is not None:
-            if pending.typing_feedback:
-                end_feedback(event, "")
-            else:
-                dialogs.cancel()
+        if dialogs.current is not None:
+            stop_at_dialog(event)
         elif repl.busy:
             repl.interrupt()
         elif event.current_buffer.text:

@@ -3,7 +3,7 @@
     ● The answer so far, streaming in (unfinished paragraph)…
     ● Bash(npm test)                     a running tool, with its latest output
       ⎿  PASS src/calc.test.js
-    ✻ Working… (4s · ↓ 120 tokens · esc to interrupt)
+    ✻ Working… (4s · ↓ 120 tokens · esc to interrupt)   hidden while a dialog asks
       › queued: and then add a test      typed while the turn runs
     > _
 
@@ -37,9 +37,12 @@ class Live:
     running: dict[str, str] = field(default_factory=dict)
     progress: dict[str, str] = field(default_factory=dict)
     queued: list[str] = field(default_factory=list)
+    #: When the spinner was paused (a dialog waits for an answer); None while it runs.
+    paused_at: float | None = None
 
     def begin(self) -> None:
         self.busy, self.started, self.verb = True, time.monotonic(), "Working"
+        self.paused_at = None
         self.stream, self.message_started, self.retry = "", False, None
         self.tokens_done = self.streamed_chars = 0
         self.running.clear()
@@ -47,14 +50,28 @@ class Live:
         self.changed()
 
     def end(self) -> None:
-        self.busy = False
-        self.stream = ""
+        """The turn is over. Streamed text not printed yet stays until the view prints it."""
+        self.busy, self.paused_at = False, None
         self.running.clear()
         self.progress.clear()
         self.changed()
 
     def changed(self) -> None:
         self.on_change()
+
+    def pause(self, now: float | None = None) -> None:
+        """Hide the spinner and stop its clock (while the user is asked something)."""
+        if self.busy and self.paused_at is None:
+            self.paused_at = time.monotonic() if now is None else now
+            self.changed()
+
+    def resume(self, now: float | None = None) -> None:
+        """Show the spinner again; the time it was paused does not count."""
+        if self.paused_at is not None:
+            now = time.monotonic() if now is None else now
+            self.started += max(0.0, now - self.paused_at)
+            self.paused_at = None
+            self.changed()
 
     @property
     def tokens(self) -> int:
@@ -92,7 +109,7 @@ def live_fragments(live: Live, width: int, max_lines: int, now: float | None = N
         tail = live.progress.get(tool_id, "").rstrip("\n").split("\n")[-1]
         if tail.strip():
             lines.append(("class:dim", "  ⎿  " + tail[: inner - 4]))
-    if live.busy:
+    if live.busy and live.paused_at is None:
         if live.retry:
             lines.append(("class:warning", "  ⎿  " + live.retry[: inner - 4]))
         lines.append(("class:spinner", spinner_line(live, now)))

@@ -18,6 +18,8 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
 Draw = Callable[["Console"], Any]
+#: Cursor home, erase the screen, erase the scrollback.
+CLEAR_SCREEN = "\x1b[H\x1b[2J\x1b[3J"
 
 
 def color_enabled() -> bool:
@@ -66,6 +68,10 @@ class Printer:
         """Render `draw` and print it above the prompt (after a blank line if `gap`)."""
         text = self.render(draw)
         await self.write(("\n" if gap else "") + text)
+
+    async def clear(self) -> None:
+        """Clear the screen and its scrollback; the prompt is drawn again at the top."""
+        await self.write(CLEAR_SCREEN)
 
     async def write(self, text: str) -> None:
         if not text:

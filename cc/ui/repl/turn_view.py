@@ -2,12 +2,14 @@
 
 Assistant text streams into the live area and is printed as Markdown a paragraph at
 a time (never splitting a fenced code block); a tool call is printed when it ends,
-with its result; retries, notices and errors are printed as they come.
+with its result; retries, notices and errors are printed as they come. When a turn
+is stopped, the text streamed so far is printed too (it is never just dropped).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cc.core.events import (
     AssistantEvent,
@@ -24,9 +26,12 @@ from cc.core.events import (
     ToolProgress,
     ToolStart,
 )
-from cc.models.content_blocks import TextBlock
+from cc.models.content_blocks import TextBlock, ToolUseBlock
 from cc.ui.repl.live import Live
 from cc.ui.repl.printer import Printer
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 MAX_PROGRESS_CHARS = 2000
 
@@ -54,6 +59,8 @@ class TurnView:
         self.live = live
         self.cwd = cwd
         self._printed_since_request = False
+        #: Tools started and not finished: shown with the interrupt notice if the turn stops.
+        self._running: dict[str, ToolUseBlock] = {}
 
     async def handle(self, event: Event) -> None:
         live = self.live
@@ -88,6 +95,7 @@ class TurnView:
             from cc.ui.render import tool_label
 
             use = event.tool_use
+            self._running[use.id] = use
             live.running[use.id] = tool_label(use.name, use.input, self.cwd)
             live.changed()
         elif isinstance(event, ToolProgress):  # one line of output at a time
@@ -115,6 +123,7 @@ class TurnView:
     async def _tool_done(self, event: ToolDone) -> None:
         from cc.ui.render import render_tool
 
+        self._running.pop(event.tool_use.id, None)
         self.live.running.pop(event.tool_use.id, None)
         self.live.progress.pop(event.tool_use.id, None)
         use, result = event.tool_use, event.result
@@ -145,7 +154,15 @@ class TurnView:
         self.live.changed()
 
     async def interrupted(self) -> None:
+        """The turn was stopped: what streamed so far stays, then the tools it stopped."""
         await self.flush()
-        from cc.ui.render import render_error
+        from cc.ui.render import render_error, render_tool_use
 
-        await self.printer.print(lambda c: render_error(c, "Interrupted by user"))
+        uses, self._running = list(self._running.values()), {}
+
+        def draw(c: Console) -> None:
+            for use in uses:
+                render_tool_use(c, use.name, use.input, self.cwd, failed=True)
+            render_error(c, "Interrupted by user")
+
+        await self.printer.print(draw, gap=bool(uses))
