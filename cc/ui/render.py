@@ -25,6 +25,7 @@ from rich.table import Table
 from rich.text import Text
 
 if TYPE_CHECKING:
+    from cc.models.content_blocks import OpaqueBlock
     from cc.models.usage import UsageTotals
     from cc.permissions.ask import PermissionRequest
     from cc.tools.base import ToolResult
@@ -320,11 +321,25 @@ def render_notice(console: Console, message: str, style: str = "dim") -> None:
     result_line(console, message, style)
 
 
-def render_retry(
-    console: Console, message: str, attempt: int, max_retries: int, delay_s: float
-) -> None:
-    text = f"{message} · Retrying in {delay_s:.0f}s… (attempt {attempt}/{max_retries})"
-    render_notice(console, text, style="yellow")
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def render_retry(console: Console, summary: str) -> None:
+    """A retry's one-line summary (`RetryEvent.summary`), in the warning colour."""
+    render_notice(console, summary, style="yellow")
+
+
+def render_opaque(console: Console, block: OpaqueBlock) -> None:
+    """A block cc carries without understanding it (a server tool's call or result)."""
+    raw = block.to_api()
+    label = block.type if "name" not in raw else f"{block.type} · {raw['name']}"
+    detail = raw.get("input")
+    line = Text("● ", style="dim")
+    line.append(label, style="dim bold")
+    if detail:
+        line.append(" " + _clip(json.dumps(detail, ensure_ascii=False), 100), style="dim")
+    console.print(line, overflow="ellipsis", no_wrap=True)
 
 
 def render_shell(

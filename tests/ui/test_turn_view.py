@@ -60,7 +60,7 @@ async def test_a_turn_with_retry_paragraphs_and_a_tool(
     )
     shown, live = await run_turn(engine, tmp_path, "go")
     assert shown == (
-        "  ⎿  API Error (529): overloaded error · Retrying in 0s… (attempt 1/5)\n"
+        "  ⎿  API Error (529): overloaded error · retrying in 0.0s (attempt 1/5)\n"
         "\n"
         "● First paragraph.\n"
         "\n"
@@ -104,3 +104,25 @@ async def test_an_interrupted_turn_keeps_what_streamed_and_names_the_stopped_too
     shown = "\n".join(line.rstrip() for line in plain.splitlines())
     assert shown == "\n● Half a sentence, still\n\n● Bash(sleep 30)\n  ⎿  Interrupted by user"
     assert live.stream == ""
+
+
+async def test_blocks_cc_does_not_model_are_shown_generically(
+    engine: QueryEngine, fake_api: FakeAPI, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.fakeapi import server_tool_use, web_search_result
+
+    monkeypatch.setenv("NO_COLOR", "1")
+    fake_api.script(Reply([text("Looking it up."), server_tool_use("rain in Oslo", id="srvtoolu_7"),
+                           web_search_result("srvtoolu_7"), {"type": "future_block"},
+                           text("It rains.")]))
+    shown, _ = await run_turn(engine, tmp_path, "weather?")
+    assert shown.strip().splitlines()[:7] == [
+        "● Looking it up.",
+        "",
+        '● server_tool_use · web_search {"query": "rain in Oslo"}',
+        "",
+        "● web_search_tool_result",
+        "",
+        "● future_block",
+    ]
+    assert "It rains." in shown and "does not know ('future_block')" in shown

@@ -437,6 +437,13 @@ class Repl:
         from cc.ui.repl.turn_view import TurnView
 
         view = self._view = TurnView(self.printer, self.live, self.cwd)
+        if not self.runtime.credentials.present:
+            # Nothing is sent, so nothing is saved: a later -c does not find this prompt.
+            from cc.core.client import NOT_LOGGED_IN
+            from cc.core.events import Terminal
+
+            await view.handle(Terminal("api_error", error=NOT_LOGGED_IN))
+            return
         saved_model = self.engine.model
         if model:
             self.engine.set_model(resolve_model(model))

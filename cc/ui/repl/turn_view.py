@@ -26,7 +26,7 @@ from cc.core.events import (
     ToolProgress,
     ToolStart,
 )
-from cc.models.content_blocks import TextBlock, ToolUseBlock
+from cc.models.content_blocks import OpaqueBlock, TextBlock, ToolUseBlock
 from cc.ui.repl.live import Live
 from cc.ui.repl.printer import Printer
 
@@ -78,6 +78,12 @@ class TurnView:
         elif isinstance(event, BlockComplete):
             if isinstance(event.block, TextBlock):
                 await self.flush()
+            elif isinstance(event.block, OpaqueBlock):
+                from cc.ui.render import render_opaque
+
+                await self.flush()
+                block = event.block
+                await self.printer.print(lambda c: render_opaque(c, block), gap=True)
         elif isinstance(event, AssistantEvent):
             await self.flush()
             live.tokens_done += int(event.message.usage.get("output_tokens") or 0)
@@ -106,10 +112,8 @@ class TurnView:
         elif isinstance(event, RetryEvent):
             from cc.ui.render import render_retry
 
-            e = event
-            await self.printer.print(
-                lambda c: render_retry(c, e.error.message, e.attempt, e.max_retries, e.delay_s)
-            )
+            summary = event.summary
+            await self.printer.print(lambda c: render_retry(c, summary))
         elif isinstance(event, Notice):
             await self._notice(event.text)
         elif isinstance(event, Terminal):
