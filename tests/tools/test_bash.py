@@ -299,3 +299,22 @@ def test_schema_matches_reference() -> None:
     assert not BashTool().is_read_only(BashInput(command="ls"))
     assert not BashTool().is_concurrency_safe(BashInput(command="ls"))
     assert "run_in_background" in BashTool().description()
+
+
+async def test_group_alive_closes_its_directory_scan() -> None:
+    import gc
+    import warnings
+
+    from cc.tools.shell.runner import group_alive
+
+    proc = await asyncio.create_subprocess_exec("sleep", "30", start_new_session=True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            assert group_alive(proc.pid)  # returns from inside the scan
+            gc.collect()
+        assert not [w for w in caught if issubclass(w.category, ResourceWarning)]
+    finally:
+        proc.kill()
+        await proc.wait()
+    assert not group_alive(proc.pid)

@@ -175,12 +175,13 @@ async def _execute(
         os.close(write_fd)
     collector = OutputCollector(max_output, progress)
     reader = asyncio.StreamReader()
+    pipe = open(read_fd, "rb", buffering=0)  # noqa: SIM115 - the transport owns it
     try:
         transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), open(read_fd, "rb", buffering=0)
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
         )
     except BaseException:
-        os.close(read_fd)
+        pipe.close()
         await kill_group(proc)
         raise
     pump = asyncio.create_task(_pump(reader, collector))
@@ -275,15 +276,16 @@ def group_alive(pgid: int) -> bool:
     proc = Path("/proc")
     if not (proc / "self" / "stat").exists():
         return True  # no /proc: zombies count as alive
-    for entry in os.scandir(proc):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            return True
+    with os.scandir(proc) as entries:  # closed on the early return too
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+                return True
     return False
