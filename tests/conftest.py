@@ -57,7 +57,7 @@ class Project:
         env.update(self.env)
         return env
 
-    def run(self, *args: str, stdin: str | None = None, timeout: float = 60) -> CCRun:
+    def run(self, *args: str, stdin: str | None = None, timeout: float = 120) -> CCRun:
         proc = subprocess.run(
             [sys.executable, "-m", "cc", *args],
             cwd=self.root,
