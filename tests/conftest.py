@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakeapi import FakeAPI
+from tests.privileges import open_tmp  # noqa: F401 - a fixture for every test
 
 
 @pytest.fixture
