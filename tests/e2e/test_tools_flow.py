@@ -147,3 +147,22 @@ def test_background_command_notice_reaches_the_model(project: Project) -> None:
     texts = [b.get("text", "") for b in last_user if b["type"] == "text"]
     assert any("exit code 0" in t for t in texts), last_user
     project.api.assert_clean()
+
+
+def test_a_large_bash_output_is_saved_beside_the_transcript(project: Project) -> None:
+    command = "seq 1 40000"  # 228,894 characters
+    project.api.script(Reply([tool_use("Bash", {"command": command}, id="toolu_big")]),
+                       Reply([text("seen")]))
+    run = project.run("-p", "go", "--permission-mode", "bypassPermissions",
+                      "--output-format", "json")
+    assert run.returncode == 0, run.stderr
+    session = run.json()["session_id"]
+    (transcript,) = (project.config / "projects").glob(f"*/{session}.jsonl")
+    saved = transcript.with_suffix("") / "tool-results" / "toolu_big.txt"
+    assert saved.read_text() == "".join(f"{i}\n" for i in range(1, 40001))
+    sent = project.api.bodies[1]["messages"][-1]["content"][0]["content"]
+    assert sent.startswith("1\n2\n") and f"The full output is saved at {saved} -" in sent
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    results = [ln["toolUseResult"] for ln in lines if "toolUseResult" in ln]
+    assert results[0]["persistedOutputPath"] == str(saved)
+    project.api.assert_clean()

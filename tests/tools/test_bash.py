@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -188,8 +189,8 @@ async def test_output_is_truncated_keeping_head_and_tail(
 ) -> None:
     monkeypatch.setenv("BASH_MAX_OUTPUT_LENGTH", "1000")
     result = await bash(ctx, "seq 1 5000")
-    content = result.content
-    assert isinstance(content, str)
+    content, _, note = str(result.content).rpartition("\n")
+    assert note.startswith("[The output was 23,892 characters, too long to show whole")
     assert content.startswith("1\n2\n3\n")
     assert content.endswith("4999\n5000")
     assert "characters truncated]" in content
@@ -202,7 +203,7 @@ async def test_huge_output_keeps_head_and_tail(
 ) -> None:
     monkeypatch.setenv("BASH_MAX_OUTPUT_LENGTH", "1000")
     result = await bash(ctx, "seq 1 200000; echo; echo")
-    content = str(result.content)
+    content = str(result.content).rpartition("\n")[0]
     expected = len("\n".join(str(i) for i in range(1, 200001)))
     assert content.startswith("1\n2\n")
     assert content.endswith("199999\n200000")
@@ -317,3 +318,66 @@ async def test_group_alive_closes_its_directory_scan() -> None:
         proc.kill()
         await proc.wait()
     assert not group_alive(proc.pid)
+
+
+def preview_and_path(result: ToolResult) -> tuple[str, Path]:
+    """The head-and-tail preview and the saved file a clipped result names."""
+    preview, _, note = str(result.content).rpartition("\n")
+    match = re.search(r"The full output is saved at (/\S+) - use the Read tool", note)
+    assert match, note
+    assert result.data["persistedOutputPath"] == match[1]
+    return preview, Path(match[1])
+
+
+BIG = "python3 -c \"import sys; sys.stdout.write(''.join(f'line {i:06d} é\\n' for i in range(15000)))\""
+
+
+async def test_a_large_output_is_saved_in_full(ctx: ToolContext) -> None:
+    result = await bash(ctx, BIG)  # ~200k characters, some of them two bytes
+    expected = "".join(f"line {i:06d} é\n" for i in range(15000))
+    assert not result.is_error
+    preview, path = preview_and_path(result)
+    assert preview.startswith("line 000000 é\nline 000001 é\n")
+    assert preview.endswith("line 014999 é")
+    assert "characters truncated]" in preview and len(preview) < 31_000
+    assert f"The output was {len(expected) - 1:,} characters" in str(result.content)
+    assert path.read_bytes() == expected.encode()  # byte for byte, trailing newline too
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert ctx.shell is not None and path.parent == ctx.shell.state_dir / "tool-results"
+
+    from cc.tools.read import ReadInput, ReadTool
+
+    read = await ReadTool().call(ReadInput(file_path=str(path), offset=14000, limit=2), ctx)
+    assert not read.is_error
+    assert "line 013999 é" in str(read.content) and "line 014000 é" in str(read.content)
+
+
+async def test_the_file_goes_to_the_sessions_tool_results(ctx: ToolContext, tmp_path: Path) -> None:
+    results = tmp_path / "config" / "projects" / "-p" / "sess-1" / "tool-results"
+    ctx.results_dir = lambda: results
+    ctx.tool_use_id = "toolu_01abc"
+    result = await bash(ctx, "seq 1 20000")
+    _, path = preview_and_path(result)
+    assert path == results / "toolu_01abc.txt"
+    assert path.read_text() == "".join(f"{i}\n" for i in range(1, 20001))
+    again = await bash(ctx, "seq 1 20000")  # the same id again: a file of its own
+    assert preview_and_path(again)[1] not in (path, None)
+
+
+async def test_small_outputs_write_no_file(ctx: ToolContext, tmp_path: Path) -> None:
+    results = tmp_path / "results"
+    ctx.results_dir = lambda: results
+    assert (await bash(ctx, "seq 1 1000")).data.get("persistedOutputPath") is None
+    assert not results.exists()
+    # over the cap only by trailing newlines, which the result drops anyway
+    result = await bash(ctx, "seq 1 1000; printf '\\n%.0s' $(seq 1 40000)")
+    assert result.content == "\n".join(str(i) for i in range(1, 1001))
+    assert "persistedOutputPath" not in result.data
+    assert list(results.iterdir()) == []
+
+
+async def test_a_timed_out_command_still_saves_what_it_printed(ctx: ToolContext) -> None:
+    result = await bash(ctx, "seq 1 20000; sleep 30", timeout=2000)
+    assert result.is_error and "timed out" in str(result.content)
+    path = Path(result.data["persistedOutputPath"])
+    assert path.read_text() == "".join(f"{i}\n" for i in range(1, 20001))
