@@ -380,7 +380,14 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     )
     runtime.engine_ref.append(engine)
     ctx.extra["engine_ref"] = runtime.engine_ref
+    ctx.results_dir = lambda: _results_dir(engine)
     return engine
+
+
+def _results_dir(engine: QueryEngine) -> Path | None:
+    from cc.session.paths import tool_results_dir
+
+    return None if engine.transcript is None else tool_results_dir(engine.transcript.path)
 
 
 def _build_hooks(

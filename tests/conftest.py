@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.fakeapi import FakeAPI
+from tests.privileges import open_tmp  # noqa: F401 - a fixture for every test
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ class Project:
         env.update(self.env)
         return env
 
-    def run(self, *args: str, stdin: str | None = None, timeout: float = 60) -> CCRun:
+    def run(self, *args: str, stdin: str | None = None, timeout: float = 120) -> CCRun:
         proc = subprocess.run(
             [sys.executable, "-m", "cc", *args],
             cwd=self.root,

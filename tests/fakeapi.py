@@ -24,6 +24,7 @@ import struct
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
@@ -83,6 +84,10 @@ class Reply:
     chunk_delay: float = 0.0  # sleep between SSE events
     pause_after_block: dict[int, float] = field(default_factory=dict)  # sleep after block i stops
     pause_after_event: dict[int, float] = field(default_factory=dict)  # sleep after SSE event i
+    #: After block i stops, wait until the condition holds (polled; at most HOLD_LIMIT s,
+    #: after which a violation is recorded). The way to say "the client must react to
+    #: block i before the message goes on" without guessing how long that takes.
+    hold_after_block: dict[int, Callable[[], object]] = field(default_factory=dict)
     stop_sequence: str | None = None
     #: Stream only this many characters of the last tool_use's input JSON, as the real
     #: API does when max_tokens cuts a call short (non-streaming replies send it whole).
@@ -173,6 +178,9 @@ class Hang:
 
 
 Turn: TypeAlias = Reply | Fault | CutStream | Malformed | StreamError | Hang
+
+#: The longest a `Reply.hold_after_block` condition is waited for.
+HOLD_LIMIT = 30.0
 
 
 @dataclass
@@ -426,17 +434,33 @@ class _Handler(BaseHTTPRequestHandler):
         events = _sse_events(reply, model, input_tokens)
         if limit is not None:
             events = events[:limit]
+        api = self.server.api
         for i, (event, pause) in enumerate(events):
             if garble is not None and i == garble[0]:
                 self._chunk(f"event: content_block_delta\ndata: {garble[1]}\n\n".encode())
+            api._sent(event["type"])
             self._chunk(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n".encode())
             if pause:
-                self.server.api._stopping.wait(pause)
+                api._stopping.wait(pause)
+            hold = reply.hold_after_block.get(event.get("index", -1))
+            if hold is not None and event["type"] == "content_block_stop":
+                self._hold(hold, event["index"])
         if limit is not None and then is None and not clean_end:
             return  # the caller cuts the connection
         if then is not None:
             self._chunk(f"event: error\ndata: {json.dumps(then)}\n\n".encode())
         self.wfile.write(b"0\r\n\r\n")
+
+    def _hold(self, condition: Callable[[], object], index: int) -> None:
+        api = self.server.api
+        end = time.monotonic() + HOLD_LIMIT
+        while not condition():
+            if api._stopping.is_set():
+                return
+            if time.monotonic() > end:
+                api._violate(f"hold after block {index}: condition never held in {HOLD_LIMIT:g} s")
+                return
+            api._stopping.wait(0.01)
 
     def _chunk(self, data: bytes) -> None:
         self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
@@ -481,6 +505,9 @@ class FakeAPI:
 
     def __init__(self) -> None:
         self.requests: list[Recorded] = []
+        #: Every SSE event type streamed, with the wall-clock time (time.time()) just before
+        #: it was written: a command can compare its own `date +%s.%N` against it.
+        self.sent: list[tuple[str, float]] = []
         self.violations: list[str] = []
         self._turns: list[Turn] = []
         self._lock = threading.Lock()
@@ -595,6 +622,16 @@ class FakeAPI:
         if delay is not None:
             with self._lock:
                 self._not_before = max(self._not_before, time.time() + delay)
+
+    def sent_at(self, event_type: str, nth: int = 0) -> float | None:
+        """When the `nth` (0-based) SSE event of `event_type` was sent, or None if not yet."""
+        with self._lock:
+            times = [at for kind, at in self.sent if kind == event_type]
+        return times[nth] if nth < len(times) else None
+
+    def _sent(self, event_type: str) -> None:
+        with self._lock:
+            self.sent.append((event_type, time.time()))
 
     def _violate(self, problem: str) -> None:
         with self._lock:

@@ -19,3 +19,10 @@ def alive(pid: int) -> bool:
             return False
         return True
     return stat[stat.rfind(b")") + 2 :].split()[0] not in (b"Z", b"X")
+
+
+async def wait_dead(pid: int) -> None:
+    """Wait until `pid` has died (fails after the generous shared deadline)."""
+    from tests.waiting import wait_for_async
+
+    await wait_for_async(lambda: not alive(pid), what=f"process {pid} dying")

@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 import urllib.request
 from collections.abc import AsyncIterator
 from typing import Any
@@ -31,6 +30,7 @@ from tests.fakeapi import (
     thinking,
     tool_use,
 )
+from tests.waiting import DEADLINE, wait_for
 
 MODEL = "claude-sonnet-4-6"  # NB: 4-5 is in the SDK's DEPRECATED_MODELS -> DeprecationWarning -> error
 HI: list[Any] = [{"role": "user", "content": "hi"}]
@@ -137,18 +137,40 @@ def test_plain_urllib_client_sees_chunked_sse(fake_api: FakeAPI) -> None:
 async def test_pause_after_block_delays_following_events(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
     pause = 0.4
     fake_api.script(Reply([tool_use("Bash", {"command": "a"}), tool_use("Bash", {"command": "b"})], pause_after_block={0: pause}))
-    t0 = time.monotonic()
-    stops: dict[int, float] = {}
-    starts: dict[int, float] = {}
+    async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:
+        await s.get_final_message()
+    stopped, restarted = fake_api.sent_at("content_block_stop"), fake_api.sent_at("content_block_start", 1)
+    assert stopped is not None and restarted is not None
+    assert restarted - stopped >= pause * 0.95  # a lower bound: load only makes the gap longer
+
+
+async def test_hold_after_block_waits_for_the_client(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    seen = threading.Event()
+    fake_api.script(Reply([tool_use("Bash", {"command": "a"}), tool_use("Bash", {"command": "b"})], hold_after_block={0: seen.is_set}))
+    order: list[str] = []
     async with client.messages.stream(model=MODEL, max_tokens=100, messages=HI) as s:
         async for ev in s:
-            if ev.type == "content_block_stop":
-                stops[ev.index] = time.monotonic()
-            elif ev.type == "content_block_start":
-                starts[ev.index] = time.monotonic()
+            if ev.type in ("content_block_start", "content_block_stop"):
+                order.append(f"{ev.type[14:]} {ev.index}")
+            if ev.type == "content_block_stop" and ev.index == 0:
+                seen.set()  # block 0 reached us before the hold ended: it is not buffered
         await s.get_final_message()
-    assert stops[0] - t0 < pause  # block 0 is delivered before the pause, not buffered behind it
-    assert starts[1] - stops[0] >= pause * 0.95
+    assert order == ["start 0", "stop 0", "start 1", "stop 1"]
+    fake_api.assert_clean()  # the hold ended because the condition held, not by expiry
+
+
+def test_a_hold_that_never_ends_is_a_violation(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.fakeapi as fakeapi
+
+    monkeypatch.setattr(fakeapi, "HOLD_LIMIT", 0.05)
+    with FakeAPI() as server:
+        server.script(Reply("stuck", hold_after_block={0: lambda: False}))
+        data = json.dumps({"model": MODEL, "max_tokens": 5, "messages": HI, "stream": True}).encode()
+        request = urllib.request.Request(server.base_url + "/v1/messages", data=data)
+        with urllib.request.urlopen(request) as resp:
+            assert b"message_stop" in resp.read()
+        with pytest.raises(AssertionError, match="hold after block 0"):
+            server.assert_clean()
 
 
 # --- faults ----------------------------------------------------------------------------
@@ -255,16 +277,14 @@ async def test_mid_stream_error_event(fake_api: FakeAPI, client: anthropic.Async
 
 
 async def test_hang_times_out(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
-    fake_api.script(Hang(10))
-    t0 = time.monotonic()
+    fake_api.script(Hang(60))  # a hang that ended would be a connection error, not a timeout
     with pytest.raises(anthropic.APITimeoutError):
         await stream(client, timeout=0.3)
-    assert time.monotonic() - t0 < 5
 
 
 def test_stop_is_prompt_with_a_hanging_request() -> None:
     server = FakeAPI().start()
-    server.script(Hang(30))
+    server.script(Hang(3600))
 
     def call() -> None:
         data = json.dumps({"model": MODEL, "max_tokens": 5, "messages": HI}).encode()
@@ -275,12 +295,13 @@ def test_stop_is_prompt_with_a_hanging_request() -> None:
 
     t = threading.Thread(target=call)
     t.start()
-    while not server.requests:
-        time.sleep(0.01)
-    t0 = time.monotonic()
-    server.stop()
-    t.join()
-    assert time.monotonic() - t0 < 2
+    wait_for(lambda: server.requests, what="the request")
+    stopper = threading.Thread(target=server.stop)
+    stopper.start()
+    stopper.join(DEADLINE)  # the hang lasts an hour: only an interrupted one ends in time
+    assert not stopper.is_alive(), "stop() waited for the hanging request"
+    t.join(DEADLINE)
+    assert not t.is_alive()
 
 
 def test_usable_from_a_subprocess(fake_api: FakeAPI) -> None:

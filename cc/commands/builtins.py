@@ -89,12 +89,10 @@ async def model_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def cost_command(ctx: CommandContext, args: str) -> CommandResult:
-    import time
-
     from cc.ui.render import render_cost
 
     added, removed = code_changes(ctx.engine)
-    render_cost(ctx.console, ctx.engine.usage, time.monotonic() - ctx.started, added, removed)
+    render_cost(ctx.console, ctx.engine.usage, ctx.clock() - ctx.started, added, removed)
     return CommandResult()
 
 

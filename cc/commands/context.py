@@ -87,6 +87,8 @@ class CommandContext:
     commands: CommandRegistry
     services: Services = field(default_factory=Services)
     started: float = field(default_factory=time.monotonic)
+    #: The clock `started` is on (a test passes its own).
+    clock: Callable[[], float] = time.monotonic
     #: A picker: (title, options) -> chosen index, None if cancelled. None: not interactive.
     choose: Callable[[str, Sequence[str]], Awaitable[int | None]] | None = None
     #: Open a file in the user's editor on the terminal; returns the exit status.

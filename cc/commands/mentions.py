@@ -119,7 +119,8 @@ def _contents(m: Mention) -> str:
 
 def _listing(m: Mention) -> str:
     try:
-        entries = sorted(os.scandir(m.path), key=lambda e: e.name)
+        with os.scandir(m.path) as it:
+            entries = sorted(it, key=lambda e: e.name)
     except OSError as exc:
         return f"{m.raw} could not be listed: {exc.strerror or exc}."
     names = [e.name + ("/" if e.is_dir() else "") for e in entries if e.name not in SKIP_DIRS]

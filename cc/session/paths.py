@@ -1,4 +1,5 @@
-"""Where transcripts live: `<config>/projects/<encoded cwd>/<session-id>.jsonl`.
+"""Where transcripts live: `<config>/projects/<encoded cwd>/<session-id>.jsonl` (and a
+session's saved large tool outputs: `<session-id>/tool-results/` beside it).
 
 The encoded cwd is the canonical cwd (realpath, NFC) with every character that is not
 an ASCII letter or digit turned into `-` (`/home/u/my_proj.v2` -> `-home-u-my-proj-v2`).
@@ -86,6 +87,12 @@ def project_dir(cwd: Path, config: Path, *, env: Mapping[str, str] | None = None
 
 def session_path(cwd: Path, config: Path, session_id: str) -> Path:
     return project_dir(cwd, config) / f"{session_id}.jsonl"
+
+
+def tool_results_dir(transcript: Path) -> Path:
+    """Where a session's large tool outputs are saved: `<session-id>/tool-results/`
+    beside its transcript `<session-id>.jsonl`."""
+    return transcript.with_suffix("") / "tool-results"
 
 
 def find_project_dir(cwd: Path, config: Path) -> Path | None:

@@ -67,6 +67,12 @@ class ToolContext:
     #: up front and closes them at the end (`await tasks.close(); shell.close()`).
     shell: ShellSession | None = None
     tasks: BackgroundTasks | None = None
+    #: The id of the call being run (the executor sets it on each call's copy).
+    tool_use_id: str | None = None
+    #: Where a tool saves output too long to return whole: the session's
+    #: `<config>/projects/<encoded-cwd>/<session-id>/tool-results/` when the engine has a
+    #: transcript (None otherwise: the tool then uses a temp folder of the session).
+    results_dir: Callable[[], Path | None] | None = None
 
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""

@@ -1,9 +1,17 @@
-"""Bash: run a shell command in the conversation's shell session, or start it in the background."""
+"""Bash: run a shell command in the conversation's shell session, or start it in the background.
+
+Output over the cap (`BASH_MAX_OUTPUT_LENGTH`) reaches the model as its head and tail,
+plus the path of a file holding all of it: `<call id>.txt` in the session's
+`tool-results/` folder (`ToolContext.results_dir`), else in the shell session's temp folder.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import secrets
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import ConfigDict, Field
@@ -103,6 +111,7 @@ class BashTool(Tool):
             max_output=max_output(),
             progress=ctx.progress,
             abort=ctx.abort,
+            spill=_spill_path(ctx),
         )
         return _to_tool_result(inp.command, result, limit)
 
@@ -123,6 +132,32 @@ class BashTool(Tool):
         return ToolResult(content, data=data, summary=f"background {task.id}")
 
 
+def _spill_path(ctx: ToolContext) -> Callable[[], Path]:
+    """Names the file for this call's full output (called only if the output is too long)."""
+
+    def path() -> Path:
+        folder = ctx.results_dir() if ctx.results_dir is not None else None
+        if folder is None:
+            folder = session_of(ctx).state_dir / "tool-results"
+        name = re.sub(r"[^A-Za-z0-9_-]", "_", ctx.tool_use_id or "")
+        if not name or (folder / f"{name}.txt").exists():
+            name = f"{name or 'bash'}-{secrets.token_hex(4)}"
+        return folder / f"{name}.txt"
+
+    return path
+
+
+def _saved_output_note(result: RunResult) -> str | None:
+    """The line that sends the model to the saved full output, if there is one."""
+    if result.full_output_path is None:
+        return None
+    return (
+        f"[The output was {result.full_length:,} characters, too long to show whole; the "
+        f"part above is its beginning and end. The full output is saved at "
+        f"{result.full_output_path} - use the Read tool with offset and limit to see the rest.]"
+    )
+
+
 def _to_tool_result(command: str, result: RunResult, limit_ms: int) -> ToolResult:
     data: dict[str, Any] = {
         "stdout": result.output,
@@ -131,6 +166,8 @@ def _to_tool_result(command: str, result: RunResult, limit_ms: int) -> ToolResul
         "isImage": False,
         "noOutputExpected": False,
     }
+    if result.full_output_path is not None:
+        data["persistedOutputPath"] = str(result.full_output_path)
     parts: list[str] = []
     if result.interrupted:
         reason = (
@@ -151,6 +188,9 @@ def _to_tool_result(command: str, result: RunResult, limit_ms: int) -> ToolResul
         else:
             parts += [f"Exit code {code}", result.output]
             is_error, summary = True, f"exit {code}"
+    note = _saved_output_note(result)
+    if note:
+        parts.append(note)
     if result.notice:
         parts.append(result.notice)
     content = "\n".join(p for p in parts if p)

@@ -103,7 +103,7 @@ class ToolExecutor:
             tool, inp = reparsed
             raw_input = decision.updated_input
 
-        ctx = dataclasses.replace(self.ctx, progress=progress)
+        ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id)
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
         return _with_context(result, extra)

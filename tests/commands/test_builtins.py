@@ -89,7 +89,7 @@ async def test_cost_shows_dollars_per_model(engine: QueryEngine, fake_api: FakeA
     fake_api.script(Reply([text("Hello.")], usage={"input_tokens": 1200, "output_tokens": 300}))
     _ = [e async for e in engine.submit("hi")]
     ctx = make_ctx(engine, tmp_path)
-    ctx.started = time.monotonic() - 5
+    ctx.clock = lambda: ctx.started + 5  # five seconds into the session, exactly
     await dispatch("/cost", ctx)
     out = output(ctx)
     # claude-test-1 is unknown to the catalog: $3 / $15 per million tokens

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,6 +32,7 @@ from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from tests.fakeapi import CutStream, FakeAPI, Fault, Reply, StreamError, text, thinking, tool_use
+from tests.waiting import DEADLINE, wait_for_async
 
 
 class WaitInput(ToolInput):
@@ -41,13 +41,18 @@ class WaitInput(ToolInput):
 
 
 class WaitTool(Tool):
-    """A real tool that sleeps, recording when it started and ended."""
+    """A real tool that sleeps, recording in order when each call started and ended.
+
+    With a `barrier`, each call first waits (up to the shared deadline) until that many
+    calls have started: calls run one after another would never get past it.
+    """
 
     name: ClassVar[str] = "Wait"
     input_model: ClassVar[type[ToolInput]] = WaitInput
     def __init__(self) -> None:
-        self.log: list[tuple[str, str, float]] = []
+        self.log: list[tuple[str, str]] = []
         self.safe = True
+        self.barrier: asyncio.Barrier | None = None
 
     def description(self) -> str:
         return "Wait for a number of seconds."
@@ -60,9 +65,11 @@ class WaitTool(Tool):
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, WaitInput)
-        self.log.append(("start", inp.label, time.monotonic()))
+        self.log.append(("start", inp.label))
+        if self.barrier is not None:
+            await asyncio.wait_for(self.barrier.wait(), DEADLINE)
         await asyncio.sleep(inp.seconds)
-        self.log.append(("end", inp.label, time.monotonic()))
+        self.log.append(("end", inp.label))
         return ToolResult(f"waited {inp.seconds}", summary="waited")
 
 
@@ -304,8 +311,10 @@ async def test_tools_start_while_the_model_still_streams(
     wait = WaitTool()
     # The call is whole once the next block begins; it runs while that block streams.
     fake_api.script(
-        Reply([tool_use("Wait", {"seconds": 0.05, "label": "first"}), text("still talking"),
-               text("and talking")], pause_after_block={1: 1.0}),
+        # the message goes on only once the tool has run to its end
+        Reply([tool_use("Wait", {"seconds": 0, "label": "first"}), text("still talking"),
+               text("and talking")],
+              hold_after_block={1: lambda: ("end", "first") in wait.log}),
         Reply("done"),
     )
     engine = make_engine(fake_api, tmp_path, wait)
@@ -314,25 +323,29 @@ async def test_tools_start_while_the_model_still_streams(
         if isinstance(event, AssistantEvent):
             seen_done_before_message.append(bool(wait.log) and wait.log[-1][0] == "end")
     assert seen_done_before_message == [True, True]  # it finished before the message did
+    fake_api.assert_clean()  # the hold ended because the tool had run, not by expiry
 
 
 async def test_safe_tools_run_in_parallel_unsafe_in_order(
     fake_api: FakeAPI, tmp_path: Path
 ) -> None:
     wait = WaitTool()
-    calls = [tool_use("Wait", {"seconds": 1.0, "label": f"s{i}"}) for i in range(3)]
+    wait.barrier = asyncio.Barrier(3)  # passed only when all three run at once
+    calls = [tool_use("Wait", {"seconds": 0, "label": f"s{i}"}) for i in range(3)]
     fake_api.script(Reply(calls), Reply("done"))
     engine = make_engine(fake_api, tmp_path, wait)
-    t0 = time.monotonic()
     await collect(engine.submit("parallel"))
-    assert time.monotonic() - t0 < 2.0  # three 1 s calls side by side, not 3 s in a row
+    assert [kind for kind, _ in wait.log] == ["start"] * 3 + ["end"] * 3
+    results = fake_api.bodies[1]["messages"][-1]["content"]
+    assert [r.get("is_error", False) for r in results] == [False] * 3
 
+    wait.barrier = None
     wait.safe = False
     wait.log.clear()
     calls = [tool_use("Wait", {"seconds": 0.1, "label": f"u{i}"}) for i in range(3)]
     fake_api.script(Reply(calls), Reply("done"))
     await collect(engine.submit("serial"))
-    order = [(kind, label) for kind, label, _ in wait.log]
+    order = wait.log
     assert order == [("start", "u0"), ("end", "u0"), ("start", "u1"), ("end", "u1"),
                      ("start", "u2"), ("end", "u2")]
     fake_api.assert_clean()
@@ -342,17 +355,10 @@ async def test_interrupt_during_tools_leaves_a_valid_conversation(
     fake_api: FakeAPI, tmp_path: Path
 ) -> None:
     fake_api.script(Reply([tool_use("Wait", {"seconds": 30})]))
-    engine = make_engine(fake_api, tmp_path, WaitTool())
-    started = asyncio.Event()
-
-    async def drive() -> None:
-        async for event in engine.submit("slow"):
-            if isinstance(event, ToolStart):
-                started.set()
-
-    task = asyncio.create_task(drive())
-    await asyncio.wait_for(started.wait(), 10)
-    await asyncio.sleep(0.05)
+    wait = WaitTool()
+    engine = make_engine(fake_api, tmp_path, wait)
+    task = asyncio.create_task(collect(engine.submit("slow")))
+    await wait_for_async(lambda: wait.log, what="the tool starting")
     task.cancel()  # what Esc does to the running turn
     with pytest.raises(asyncio.CancelledError):
         await task
@@ -372,15 +378,31 @@ async def test_interrupt_during_tools_leaves_a_valid_conversation(
 
 
 async def test_interrupt_during_streaming(fake_api: FakeAPI, tmp_path: Path) -> None:
-    fake_api.script(Reply([text("a slow answer that keeps going")], chunk_delay=0.5))
+    # the first text block arrives, then the stream stalls until the test ends
+    fake_api.script(Reply([text("a slow answer"), text("that keeps going")],
+                          hold_after_block={0: lambda: False}))
     engine = make_engine(fake_api, tmp_path)
-    task = asyncio.create_task(collect(engine.submit("hi")))
-    await asyncio.sleep(0.8)
+    streamed = asyncio.Event()
+    shown: list[str] = []
+
+    async def drive() -> None:
+        async for event in engine.submit("hi"):
+            if isinstance(event, TextDelta):
+                shown.append(event.text)
+                if "".join(shown) == "a slow answer":
+                    streamed.set()
+
+    task = asyncio.create_task(drive())
+    await asyncio.wait_for(streamed.wait(), DEADLINE)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    # What was shown stays in the conversation, marked as cut short, then the marker.
+    kept = engine.messages[1]
+    assert isinstance(kept, AssistantMessage) and kept.aborted and kept.text == "a slow answer"
     api = normalize_messages_for_api(engine.messages)
-    assert [m["role"] for m in api] == ["user"]
+    assert [m["role"] for m in api] == ["user", "assistant", "user"]
+    assert api[2]["content"][-1]["text"] == INTERRUPTED_TEXT
     fake_api.script(Reply("ok"))
     assert terminal(await collect(engine.submit("again"))).reason == "completed"
     fake_api.assert_clean()
@@ -421,21 +443,23 @@ async def test_bash_output_streams_as_progress(fake_api: FakeAPI, tmp_path: Path
     from cc.tools.bash import BashTool
     from cc.tools.shell import BackgroundTasks, ShellSession
 
-    command = "for i in 1 2 3; do echo line$i; sleep 0.3; done"
-    fake_api.script(Reply([tool_use("Bash", {"command": command})]), Reply("done"))
+    # line2 comes only once the test has seen line1 as progress: progress given only at
+    # the end would hang the command until its timeout
+    go = tmp_path / "go"
+    command = f"echo line1; until [ -f {go} ]; do sleep 0.01; done; echo line2; echo line3"
+    bash = {"command": command, "timeout": int(DEADLINE * 1000)}
+    fake_api.script(Reply([tool_use("Bash", bash)]), Reply("done"))
     engine = make_engine(fake_api, tmp_path, BashTool())
     shell = ShellSession(tmp_path)
     engine.executor.ctx.shell = shell
     engine.executor.ctx.tasks = BackgroundTasks(shell.tasks_dir)
     engine.executor.permissions = ModeGate("bypassPermissions")
-    seen: list[tuple[str, float]] = []
+    seen: list[str] = []
     async for event in engine.submit("count"):
         if isinstance(event, ToolProgress):
-            seen.append((event.text, time.monotonic()))
-        elif isinstance(event, ToolDone):
-            done_at = time.monotonic()
-    assert [t for t, _ in seen][:3] == ["line1", "line2", "line3"]
-    assert seen[0][1] < done_at - 0.4  # the first line arrived while the command ran
+            seen.append(event.text)
+            go.touch()
+    assert seen[:3] == ["line1", "line2", "line3"]
     sent = fake_api.bodies[1]["messages"][-1]["content"][0]["content"]
     assert sent == "line1\nline2\nline3"
 
@@ -457,7 +481,7 @@ async def test_a_tool_call_cut_by_the_output_cap_never_runs(
     assert second["messages"] == first["messages"]  # ...with the cut answer discarded
     # Then the whole call runs, once; the cut one stays in the conversation, answered
     # with an error, and never runs.
-    assert [label for kind, label, _ in wait.log if kind == "start"] == ["whole"]
+    assert [label for kind, label in wait.log if kind == "start"] == ["whole"]
     calls = third["messages"][1]["content"]
     assert [b["input"].get("label") for b in calls] == ["whole", "cut short"]
     assert "x" not in calls[1]["input"]  # what arrived, not more
@@ -496,10 +520,8 @@ async def test_closing_the_turn_early_stops_its_tools(fake_api: FakeAPI, tmp_pat
     async for event in turn:
         if isinstance(event, ToolStart):
             break
-    t0 = time.monotonic()
     await turn.aclose()  # a UI that stops listening
-    assert time.monotonic() - t0 < 5
-    assert [kind for kind, _, _ in wait.log] == ["start"]  # cancelled, never finished
+    assert [kind for kind, _ in wait.log] == ["start"]  # cancelled, never finished
     api = normalize_messages_for_api(engine.messages)
     assert api[-1]["role"] == "user"
     assert api[-1]["content"][0]["type"] == "tool_result"

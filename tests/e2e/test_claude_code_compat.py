@@ -16,7 +16,11 @@ from tests.conftest import Project
 from tests.fakeapi import Reply, text, tool_use
 
 CLAUDE = os.environ.get("CC_CLAUDE_BIN")
-pytestmark = pytest.mark.skipif(not CLAUDE, reason="set CC_CLAUDE_BIN to a claude executable")
+pytestmark = pytest.mark.skipif(
+    not CLAUDE,
+    reason="opt-in: needs Claude Code itself (npm i @anthropic-ai/claude-code); "
+    "set CC_CLAUDE_BIN to its claude executable to run these",
+)
 
 
 def run_claude(project: Project, *args: str) -> dict:

@@ -103,7 +103,7 @@ def test_a_hanging_hook_is_passed(project: Project) -> None:
     readme.write_text("hi\n")
     project.api.script(Reply([tool_use("Read", {"file_path": str(readme)})]),
                        Reply([text("read it")]))
-    run = project.run("-p", "read", "--output-format", "json", timeout=30)
+    run = project.run("-p", "read", "--output-format", "json")
     assert run.returncode == 0, run.stderr
     result = project.api.bodies[1]["messages"][-1]["content"][0]
     assert result["content"].startswith("1\thi")

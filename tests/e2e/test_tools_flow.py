@@ -86,30 +86,34 @@ def test_a_tool_starts_while_the_model_is_still_streaming(project: Project) -> N
     (project.root / ".claude").mkdir()
     (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
     project.api.script(
+        # the message goes on only once the Read has started (its PreToolUse hook
+        # touches the marker): it is whole once the next block begins, and a Read held
+        # until message_stop would stall it
         Reply([tool_use("Read", {"file_path": str(readme)}), text("still talking"),
-               text("and talking")], pause_after_block={1: 1.5}),
+               text("and talking")], hold_after_block={1: marker.exists}),
         Reply([text("done")]),
     )
     run = project.run("-p", "go")
     assert run.returncode == 0, run.stderr
-    # The Read is whole once the next block begins; message_stop left the server at
-    # least 1.5 s after the request arrived, and the Read (its PreToolUse hook touches
-    # the marker) had already started by then.
-    assert marker.stat().st_mtime < project.api.requests[0].at + 1.4
+    assert marker.exists()
+    project.api.assert_clean()  # the hold ended because the marker appeared, not by expiry
 
 
 def test_a_writing_tool_waits_for_the_message_to_end(project: Project) -> None:
     marker = project.root / "written"
     project.api.script(
-        Reply([tool_use("Bash", {"command": f"touch {marker}"}), text("still talking")],
-              pause_after_block={0: 1.0}),
+        # the command writes the time it ran (CLOCK_REALTIME, like the fake's `sent`)
+        Reply([tool_use("Bash", {"command": f"date +%s.%N > {marker}"}), text("still talking")],
+              pause_after_block={0: 0.5}),
         Reply([text("done")]),
     )
     run = project.run("-p", "go", "--permission-mode", "bypassPermissions")
     assert run.returncode == 0, run.stderr
-    # Held until a later block began: had the output cap cut the message, a call
-    # cut short in its input must never run.
-    assert marker.stat().st_mtime >= project.api.requests[0].at + 1.0
+    # Held until the message ended: had the output cap cut the message, a call cut
+    # short in its input must never run.
+    ran_at = float(marker.read_text())
+    ended_at = project.api.sent_at("message_stop")
+    assert ended_at is not None and ran_at > ended_at
 
 
 def test_failed_bash_cancels_its_siblings(project: Project) -> None:
@@ -130,8 +134,10 @@ def test_failed_bash_cancels_its_siblings(project: Project) -> None:
 
 def test_background_command_notice_reaches_the_model(project: Project) -> None:
     project.api.script(
-        Reply([tool_use("Bash", {"command": "echo hi", "run_in_background": True})]),
-        Reply([tool_use("Bash", {"command": "sleep 0.5"})]),
+        Reply([tool_use("Bash", {"command": "echo $$ > bg.pid", "run_in_background": True})]),
+        # returns once the background command is gone (reaped: its watcher has seen it end)
+        Reply([tool_use("Bash", {"command": "until [ -s bg.pid ] && ! kill -0 $(cat bg.pid) "
+                                            "2>/dev/null; do sleep 0.01; done"})]),
         Reply([text("done")]),
     )
     run = project.run("-p", "go", "--permission-mode", "bypassPermissions")
@@ -141,4 +147,23 @@ def test_background_command_notice_reaches_the_model(project: Project) -> None:
     last_user = project.api.bodies[2]["messages"][-1]["content"]
     texts = [b.get("text", "") for b in last_user if b["type"] == "text"]
     assert any("exit code 0" in t for t in texts), last_user
+    project.api.assert_clean()
+
+
+def test_a_large_bash_output_is_saved_beside_the_transcript(project: Project) -> None:
+    command = "seq 1 40000"  # 228,894 characters
+    project.api.script(Reply([tool_use("Bash", {"command": command}, id="toolu_big")]),
+                       Reply([text("seen")]))
+    run = project.run("-p", "go", "--permission-mode", "bypassPermissions",
+                      "--output-format", "json")
+    assert run.returncode == 0, run.stderr
+    session = run.json()["session_id"]
+    (transcript,) = (project.config / "projects").glob(f"*/{session}.jsonl")
+    saved = transcript.with_suffix("") / "tool-results" / "toolu_big.txt"
+    assert saved.read_text() == "".join(f"{i}\n" for i in range(1, 40001))
+    sent = project.api.bodies[1]["messages"][-1]["content"][0]["content"]
+    assert sent.startswith("1\n2\n") and f"The full output is saved at {saved} -" in sent
+    lines = [json.loads(line) for line in transcript.read_text().splitlines()]
+    results = [ln["toolUseResult"] for ln in lines if "toolUseResult" in ln]
+    assert results[0]["persistedOutputPath"] == str(saved)
     project.api.assert_clean()

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from cc.memory.claude_md import MemoryFile, load_claude_md, render_claude_md
+from tests.privileges import unprivileged
 
 
 @pytest.fixture
@@ -196,15 +197,14 @@ def test_oversized_and_undecodable_files_are_skipped(
     assert contents(load_claude_md(cwd, config_dir)) == ["ok"]
 
 
-def test_unreadable_file_is_skipped(cwd: Path, config_dir: Path, home: Path) -> None:
-    target = write(cwd / "CLAUDE.md", "hidden")
-    target.chmod(0)
-    try:
-        if target.stat().st_mode & 0o777 == 0 and _can_read(target):
-            pytest.skip("running as root: permissions are not enforced")
-        assert load_claude_md(cwd, config_dir) == []
-    finally:
-        target.chmod(0o644)
+def test_unreadable_file_is_skipped(open_tmp: Path, config_dir: Path, home: Path) -> None:
+    cwd = open_tmp / "project"
+    cwd.mkdir()
+    write(cwd / "CLAUDE.md", "hidden").chmod(0)
+    write(cwd / "CLAUDE.local.md", "shown")
+    with unprivileged():  # as root too: the file is really unreadable
+        assert not _can_read(cwd / "CLAUDE.md")
+        assert contents(load_claude_md(cwd, config_dir)) == ["shown"]
 
 
 def test_directory_named_claude_md_is_ignored(cwd: Path, config_dir: Path, home: Path) -> None:

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -16,7 +14,8 @@ from cc.tools.registry import ToolRegistry
 from cc.tools.shell import BackgroundTasks, ShellSession
 from cc.tools.task_output import TaskOutputTool
 from cc.tools.task_stop import TaskStopTool
-from tests.tools.test_bash import alive, wait_dead
+from tests.processes import alive, wait_dead
+from tests.waiting import DEADLINE, wait_for_async
 
 STARTED = re.compile(
     r"^Command running in background with ID: (\S+)\. Output is being written to: (.+)$"
@@ -59,20 +58,22 @@ async def start(ctx: ToolContext, command: str, **kw: object) -> tuple[str, Path
     return match[1], Path(match[2])
 
 
-async def file_text(path: Path, contains: str, within: float = 2.0) -> str:
-    deadline = time.monotonic() + within
-    while contains not in (text := path.read_text() if path.exists() else ""):
-        assert time.monotonic() < deadline, f"{contains!r} never appeared in {text!r}"
-        await asyncio.sleep(0.02)
-    return text
+async def file_text(path: Path, contains: str) -> str:
+    def text() -> str | None:
+        found = path.read_text() if path.exists() else ""
+        return found if contains in found else None
+
+    return await wait_for_async(text, what=f"{contains!r} appearing in {path}")
 
 
-async def test_returns_at_once_and_the_file_fills(ctx: ToolContext) -> None:
-    t0 = time.monotonic()
-    task_id, path = await start(ctx, "echo one; sleep 0.3; echo two >&2")
-    assert time.monotonic() - t0 < 0.2
+async def test_returns_at_once_and_the_file_fills(ctx: ToolContext, tmp_path: Path) -> None:
+    task_id, path = await start(ctx, "echo one; until [ -f go ]; do sleep 0.01; done; echo two >&2")
+    task = ctx.tasks.get(task_id) if ctx.tasks is not None else None
+    assert task is not None and task.status == "running"  # returned while it runs
     assert ctx.shell is not None and path.parent == ctx.shell.tasks_dir
     assert path.name == f"{task_id}.output"
+    await file_text(path, "one")
+    (tmp_path / "go").touch()
     assert await file_text(path, "two") == "one\ntwo\n"
 
 
@@ -99,11 +100,17 @@ async def test_task_output_returns_only_new_output(
     assert "(No new output)" in str(third.content)
 
 
-async def test_block_waits_for_the_exit_code(ctx: ToolContext, registry: ToolRegistry) -> None:
-    task_id, _ = await start(ctx, "sleep 0.3; echo bye; exit 4")
-    t0 = time.monotonic()
-    result = await call(registry, ctx, "TaskOutput", task_id=task_id, block=True, timeout=5000)
-    assert time.monotonic() - t0 >= 0.2
+async def test_block_waits_for_the_exit_code(
+    ctx: ToolContext, registry: ToolRegistry, tmp_path: Path
+) -> None:
+    assert ctx.tasks is not None
+    task_id, _ = await start(ctx, "until [ -f go ]; do sleep 0.01; done; echo bye; exit 4")
+    (tmp_path / "go").touch()
+    task = ctx.tasks.get(task_id)
+    assert task is not None and task.status == "running"  # so the call below must wait
+    result = await call(
+        registry, ctx, "TaskOutput", task_id=task_id, block=True, timeout=int(DEADLINE * 1000)
+    )
     assert "<status>failed</status>" in str(result.content)
     assert "<exit_code>4</exit_code>" in str(result.content)
     assert result.data["task"]["exitCode"] == 4
@@ -112,9 +119,7 @@ async def test_block_waits_for_the_exit_code(ctx: ToolContext, registry: ToolReg
 
 async def test_block_gives_up_after_timeout(ctx: ToolContext, registry: ToolRegistry) -> None:
     task_id, _ = await start(ctx, "sleep 30")
-    t0 = time.monotonic()
     result = await call(registry, ctx, "TaskOutput", task_id=task_id, timeout=200)
-    assert 0.15 < time.monotonic() - t0 < 1
     assert result.data["retrieval_status"] == "timeout"
     assert result.data["task"]["status"] == "running"
 
@@ -122,9 +127,9 @@ async def test_block_gives_up_after_timeout(ctx: ToolContext, registry: ToolRegi
 async def test_completion_queues_a_notification(ctx: ToolContext) -> None:
     assert ctx.tasks is not None
     task_id, path = await start(ctx, "echo hi", description="Say hi")
-    assert await ctx.tasks.wait(task_id, 2)
+    assert await ctx.tasks.wait(task_id, DEADLINE)
     failing, _ = await start(ctx, "exit 7")
-    assert await ctx.tasks.wait(failing, 2)
+    assert await ctx.tasks.wait(failing, DEADLINE)
     notes = ctx.tasks.drain_notifications()
     assert notes == [
         f'Background command "Say hi" (id {task_id}) completed with exit code 0. Output: {path}',
@@ -150,7 +155,7 @@ async def test_runs_in_session_state_without_feeding_back(
     (tmp_path / "sub").mkdir()
     await BashTool().call(BashInput(command="cd sub; export X=42"), ctx)
     task_id, path = await start(ctx, 'pwd; echo "$X"; cd /; export X=0')
-    assert await ctx.tasks.wait(task_id, 2)
+    assert await ctx.tasks.wait(task_id, DEADLINE)
     assert path.read_text() == f"{tmp_path.resolve() / 'sub'}\n42\n"
     after = await BashTool().call(BashInput(command='pwd; echo "$X"'), ctx)
     assert after.content == f"{tmp_path.resolve() / 'sub'}\n42"
@@ -169,7 +174,7 @@ async def test_task_stop_kills_the_group(ctx: ToolContext, registry: ToolRegistr
         "task_type": "local_bash",
         "command": "sleep 30 & echo $!; wait",
     }
-    assert await wait_dead(pid)
+    await wait_dead(pid)
     task = ctx.tasks.get(task_id)
     assert task is not None and task.status == "killed"
     again = await call(registry, ctx, "TaskStop", task_id=task_id)
@@ -184,7 +189,7 @@ async def test_stopping_a_finished_task_is_an_error(
 ) -> None:
     assert ctx.tasks is not None
     task_id, _ = await start(ctx, "true")
-    assert await ctx.tasks.wait(task_id, 2)
+    assert await ctx.tasks.wait(task_id, DEADLINE)
     result = await call(registry, ctx, "TaskStop", task_id=task_id)
     assert result.is_error and "not running" in str(result.content)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,7 @@ from pydantic import ValidationError
 from cc.tools.base import ToolContext, ToolResult
 from cc.tools.grep import GrepInput, GrepTool, split_globs
 from cc.tools.ripgrep import SearchError, SearchTimeout, find_rg, run_rg
+from tests.waiting import DEADLINE, wait_for_async
 
 REFERENCE = Path("/work/shared/reference/tool_input_schemas.json")
 RG = find_rg()
@@ -376,9 +376,8 @@ async def test_run_rg_caps_output(tmp_path: Path) -> None:
 
 
 def _sleeper(pid_file: Path) -> list[str]:
-    """A real child process that records its pid and then sleeps."""
-    code = f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(30)"
-    return ["-c", code]
+    """A real child process (sh, quick to start) that records its pid and then sleeps."""
+    return ["-c", f'echo $$ > "{pid_file}"; exec sleep 30']
 
 
 def _gone(pid: int) -> bool:
@@ -390,23 +389,22 @@ def _gone(pid: int) -> bool:
 
 
 async def _pid(pid_file: Path) -> int:
-    for _ in range(200):
-        if pid_file.exists() and pid_file.read_text():
-            return int(pid_file.read_text())
-        await asyncio.sleep(0.02)
-    raise AssertionError("the child never started")
+    text = await wait_for_async(
+        lambda: pid_file.exists() and pid_file.read_text().strip(), what="the child starting"
+    )
+    return int(text)
 
 
 async def test_run_rg_times_out_and_kills(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
     with pytest.raises(SearchTimeout):
-        await run_rg(sys.executable, _sleeper(pid_file), timeout=1.0)
+        await run_rg("sh", _sleeper(pid_file), timeout=2.0)  # 2 s: time to write the pid
     assert _gone(await _pid(pid_file))
 
 
 async def test_run_rg_cancelled_kills(tmp_path: Path) -> None:
     pid_file = tmp_path / "pid"
-    task = asyncio.create_task(run_rg(sys.executable, _sleeper(pid_file), timeout=30))
+    task = asyncio.create_task(run_rg("sh", _sleeper(pid_file), timeout=DEADLINE))
     pid = await _pid(pid_file)
     task.cancel()
     with pytest.raises(asyncio.CancelledError):

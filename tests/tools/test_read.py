@@ -13,6 +13,7 @@ from pydantic import ValidationError
 
 from cc.tools.base import ToolContext, ToolResult
 from cc.tools.read import ReadInput, ReadTool
+from tests.privileges import unprivileged
 
 
 def make_png(width: int = 2, height: int = 1) -> bytes:
@@ -212,14 +213,11 @@ async def test_special_files_are_refused(tmp_path: Path, ctx: ToolContext) -> No
     assert r.is_error and "not a regular file" in r.content
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root can read anything")
-async def test_permission_denied(tmp_path: Path, ctx: ToolContext) -> None:
-    f = write(tmp_path / "secret.txt", "s")
+async def test_permission_denied(open_tmp: Path, ctx: ToolContext) -> None:
+    f = write(open_tmp / "secret.txt", "s")
     f.chmod(0)
-    try:
+    with unprivileged():  # as root too: the file is really unreadable
         r = await read(ctx, f)
-    finally:
-        f.chmod(0o600)
     assert r.is_error and "Permission denied" in r.content
 
 

@@ -19,7 +19,9 @@ import pyte
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 ROWS, COLS = 30, 100
-TIMEOUT_S = 10.0
+#: How long a screen may take to show what a test waits for: generous, since a loaded
+#: machine (the suite runs in parallel) starts and renders slowly; only a hang reaches it.
+TIMEOUT_S = 30.0
 #: Text only a dialog that waits for an answer shows (the spinner is hidden meanwhile).
 DIALOG_MARKS = ("what to do differently (esc)", "Tell Claude what to do differently", "esc to cancel")
 

@@ -17,6 +17,7 @@ from cc.ui.repl.header import header_text
 from cc.ui.repl.live import Live, live_fragments
 from cc.ui.repl.prompt_history import ProjectHistory
 from cc.ui.repl.turn_view import split_paragraphs
+from tests.waiting import wait_for_async
 
 
 def test_split_paragraphs_never_cuts_a_code_fence() -> None:
@@ -74,6 +75,11 @@ def test_live_stream_keeps_the_tail_within_the_height() -> None:
     assert lines[0] == "  line 44" and lines[5] == "  line 49"
 
 
+async def shown(dialogs: Dialogs) -> None:
+    """Wait until `dialogs` shows a dialog (the asking task has had its turn)."""
+    await wait_for_async(lambda: dialogs.current is not None, what="a dialog")
+
+
 def request(tool: str = "Bash", **extra: object) -> PermissionRequest:
     return PermissionRequest(tool, {"command": "make"}, "toolu_1", "Bash command: make", **extra)  # type: ignore[arg-type]
 
@@ -81,14 +87,14 @@ def request(tool: str = "Bash", **extra: object) -> PermissionRequest:
 async def test_permission_yes_always_and_no_with_feedback(tmp_path: Path) -> None:
     dialogs = Dialogs(tmp_path)
     asked = asyncio.create_task(dialogs(request(suggestions=["Bash(make:*)"])))
-    await asyncio.sleep(0.05)
+    await shown(dialogs)
     assert dialogs.current is not None and len(dialogs.current.options) == 3
     dialogs.move(1)
     assert dialogs.pick() is False
     assert await asked == AskAnswer("allow", always=True)
 
     asked = asyncio.create_task(dialogs(request()))
-    await asyncio.sleep(0.05)
+    await shown(dialogs)
     assert dialogs.current is not None and dialogs.current.options[-1].startswith("No")
     assert dialogs.pick(1) is True  # No: now the reason is typed
     assert dialogs.current.typing_feedback
@@ -96,7 +102,7 @@ async def test_permission_yes_always_and_no_with_feedback(tmp_path: Path) -> Non
     assert await asked == AskAnswer("deny", feedback="use make test instead")
 
     asked = asyncio.create_task(dialogs(request()))
-    await asyncio.sleep(0.05)
+    await shown(dialogs)
     dialogs.cancel()  # Esc
     assert await asked == AskAnswer("deny")
 
@@ -107,7 +113,7 @@ async def test_allow_all_edits_switches_mode(tmp_path: Path) -> None:
     dialogs.on_accept_edits = lambda: switched.append(True)
     edit = PermissionRequest("Edit", {"file_path": "x.py", "old_string": "", "new_string": "hi\n"}, "t", "Edit x.py")
     asked = asyncio.create_task(dialogs(edit))
-    await asyncio.sleep(0.05)
+    await shown(dialogs)
     assert dialogs.current is not None
     assert dialogs.current.options[1].startswith("Yes, allow all edits")
     dialogs.pick(1)
@@ -118,11 +124,10 @@ async def test_requests_queue_and_cancelled_waiters_leave(tmp_path: Path) -> Non
     dialogs = Dialogs(tmp_path)
     first = asyncio.create_task(dialogs(request()))
     second = asyncio.create_task(dialogs.choose("Pick", ["a", "b"]))
-    await asyncio.sleep(0.05)
+    await shown(dialogs)
     assert dialogs.current is not None and dialogs.current.request is not None
     first.cancel()
-    await asyncio.sleep(0)
-    assert dialogs.current is not None and dialogs.current.title == "Pick"
+    await wait_for_async(lambda: dialogs.current is not None and dialogs.current.title == "Pick")
     dialogs.move(-1)
     dialogs.pick()
     assert await second == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -148,7 +149,8 @@ def test_unknown_command_and_shell_escape(setup: Setup) -> None:
 
 
 def test_escape_interrupts_and_the_next_prompt_works(setup: Setup) -> None:
-    slow = Reply([text("word " * 200)], chunk_delay=0.4)
+    # the first block streams, then the answer stalls until the test ends
+    slow = Reply([text("word " * 200), text("never shown")], hold_after_block={0: lambda: False})
     setup.api.script(slow, Reply("Second answer."))
     term = setup.start()
     term.enter("tell me a long story")
@@ -209,13 +211,18 @@ def test_escape_on_a_permission_dialog_stops_the_turn(setup: Setup) -> None:
 
 
 def test_typing_during_a_turn_queues_the_prompt(setup: Setup) -> None:
-    setup.api.script(Reply([text("First " * 20)], chunk_delay=0.3), Reply("Queued one answered."))
+    queued = threading.Event()  # the first answer ends only once the prompt is queued
+    setup.api.script(
+        Reply([text("First " * 20), text("done.")], hold_after_block={0: queued.is_set}),
+        Reply("Queued one answered."),
+    )
     term = setup.start()
     term.enter("first")
     term.wait_for("esc to interrupt)")
     term.enter("and then this")
     term.wait_for("queued: and then this")
-    term.wait_for("● Queued one answered.", timeout=15)
+    queued.set()
+    term.wait_for("● Queued one answered.")
     assert "and then this" in json.dumps(setup.api.bodies[-1]["messages"][-1])
     setup.api.assert_clean()
 

@@ -5,6 +5,10 @@ id of a process group holding it and everything it starts; stopping it signals
 the whole group. stdin is /dev/null, so a command that reads input sees EOF at
 once instead of hanging. stdout and stderr share one pipe that we own: when bash
 exits we stop reading shortly after, even if a leftover child still holds the pipe.
+
+Only a head and a tail of the output are kept in memory. Given a `spill` path, output
+that outgrows the cap is also written there in full (the raw bytes, mode 0600), so the
+model can read what the preview leaves out; output within the cap writes no file.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from cc.tools.shell.session import ShellRun, ShellSession
 
@@ -42,6 +47,10 @@ class RunResult:
     interrupted: bool = False
     #: A notice from the tool itself (e.g. the working directory was reset).
     notice: str | None = None
+    #: Where the whole output was saved, when `output` is only its head and tail.
+    full_output_path: Path | None = None
+    #: The length in characters of the whole output (what `output` would be uncut).
+    full_length: int = 0
 
 
 def clip(text: str, limit: int) -> str:
@@ -57,9 +66,18 @@ def _join_clipped(head: str, omitted: int, tail: str) -> str:
 
 
 class OutputCollector:
-    """Decodes output as it comes, reports whole lines, keeps only a head and a tail."""
+    """Decodes output as it comes, reports whole lines, keeps only a head and a tail.
 
-    def __init__(self, limit: int, progress: Callable[[str], None] | None = None) -> None:
+    With `spill` (a function giving the file to create), output longer than the limit
+    is also written to that file in full; `close()` must be called in any case.
+    """
+
+    def __init__(
+        self,
+        limit: int,
+        progress: Callable[[str], None] | None = None,
+        spill: Callable[[], Path] | None = None,
+    ) -> None:
         self.limit = max(limit, 2)
         self._progress = progress
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
@@ -68,12 +86,65 @@ class OutputCollector:
         self._dropped = 0
         self._newlines = 0
         self._partial = ""
+        self._spill = spill
+        #: Raw bytes so far, kept until we know whether they must be saved.
+        self._raw: bytearray | None = bytearray() if spill is not None else None
+        self._file: BinaryIO | None = None
+        self.spill_path: Path | None = None
+        self.length = 0
 
     def feed(self, data: bytes, *, final: bool = False) -> None:
+        self._save(data)
         text = self._decoder.decode(data, final)
         if text:
+            self.length += len(text)
             self._store(text)
             self._report(text)
+            if self._raw is not None and self.length > self.limit:
+                self._start_spill()
+
+    def _save(self, data: bytes) -> None:
+        if not data:
+            return
+        if self._raw is not None:
+            self._raw += data
+        elif self._file is not None:
+            try:
+                self._file.write(data)
+            except OSError:
+                self.discard_spill()
+
+    def _start_spill(self) -> None:
+        assert self._spill is not None and self._raw is not None
+        raw, self._raw = self._raw, None
+        try:
+            path = self._spill()
+            path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW
+            self._file = os.fdopen(os.open(path, flags, 0o600), "wb")
+            self.spill_path = path
+            self._file.write(raw)
+        except OSError:
+            self.discard_spill()
+
+    def discard_spill(self) -> None:
+        """Close and delete the spill file (it could not be written, or is not needed)."""
+        path, self.spill_path = self.spill_path, None
+        self._raw = None
+        self.close()
+        if path is not None:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+    def close(self) -> None:
+        """Close the spill file (idempotent)."""
+        file, self._file = self._file, None
+        if file is not None:
+            try:
+                file.close()
+            except OSError:
+                self._file = None
+                self.spill_path = None
 
     def _store(self, text: str) -> None:
         self._newlines += text.count("\n")
@@ -100,20 +171,29 @@ class OutputCollector:
             self._partial = self._partial[_MAX_PROGRESS_LINE:]
 
     def finish(self) -> tuple[str, int]:
-        """The clipped output without trailing newlines, and its line count."""
+        """The clipped output without trailing newlines, and its line count.
+
+        Closes the spill file; `spill_path` is left set only if the output was clipped
+        and `length` is the length of the whole output without trailing newlines.
+        """
         self.feed(b"", final=True)
         if self._progress is not None and self._partial:
             self._progress(self._partial.rstrip("\r"))
             self._partial = ""
+        self.close()
         if self._dropped == 0:
             full = (self._head + self._tail).rstrip("\n")
             trailing = len(self._head) + len(self._tail) - len(full)
             lines = self._newlines - trailing + 1 if full else 0
+            self.length = len(full)
+            if len(full) <= self.limit and self.spill_path is not None:
+                self.discard_spill()  # only trailing newlines were over the cap
             return clip(full, self.limit), lines
         tail = self._tail.rstrip("\n")
         lines = self._newlines - (len(self._tail) - len(tail)) + 1
         half = self.limit // 2
         total = len(self._head) + self._dropped + len(tail)
+        self.length = total
         return _join_clipped(self._head[:half], total - 2 * half, tail[-half:]), lines
 
 
@@ -143,16 +223,18 @@ async def run_foreground(
     max_output: int = DEFAULT_MAX_OUTPUT,
     progress: Callable[[str], None] | None = None,
     abort: asyncio.Event | None = None,
+    spill: Callable[[], Path] | None = None,
 ) -> RunResult:
     """Run `command` in `session`, wait for it (at most `timeout` seconds), collect output.
 
     On timeout or `abort` the process group is killed and the output so far returned.
     If the caller is cancelled, the group is killed and awaited before re-raising.
+    Output over `max_output` characters is saved in full to the file `spill()` names.
     """
     async with session.lock:
         run = session.prepare(command, record=True)
         try:
-            return await _execute(run, timeout, max_output, progress, abort)
+            return await _execute(run, timeout, OutputCollector(max_output, progress, spill), abort)
         finally:
             session.finish(run)
 
@@ -160,8 +242,7 @@ async def run_foreground(
 async def _execute(
     run: ShellRun,
     timeout: float,
-    max_output: int,
-    progress: Callable[[str], None] | None,
+    collector: OutputCollector,
     abort: asyncio.Event | None,
 ) -> RunResult:
     loop = asyncio.get_running_loop()
@@ -173,14 +254,14 @@ async def _execute(
         raise
     finally:
         os.close(write_fd)
-    collector = OutputCollector(max_output, progress)
     reader = asyncio.StreamReader()
+    pipe = open(read_fd, "rb", buffering=0)  # noqa: SIM115 - the transport owns it
     try:
         transport, _ = await loop.connect_read_pipe(
-            lambda: asyncio.StreamReaderProtocol(reader), open(read_fd, "rb", buffering=0)
+            lambda: asyncio.StreamReaderProtocol(reader), pipe
         )
     except BaseException:
-        os.close(read_fd)
+        pipe.close()
         await kill_group(proc)
         raise
     pump = asyncio.create_task(_pump(reader, collector))
@@ -190,18 +271,23 @@ async def _execute(
             await kill_group(proc)
         await _drain(pump)
     except BaseException:
+        collector.discard_spill()
         await kill_group(proc)
         pump.cancel()
         await asyncio.wait({pump})
         raise
     finally:
+        collector.close()
         transport.close()
         await asyncio.sleep(0)  # let the transport close the pipe file
     output, lines = collector.finish()
     timed_out = outcome == "timeout"
     interrupted = outcome != "exited"
     code = None if interrupted or proc.returncode is None else exit_status(proc.returncode)
-    return RunResult(output, code, lines, timed_out, interrupted, run.cwd_note)
+    return RunResult(
+        output, code, lines, timed_out, interrupted, run.cwd_note,
+        collector.spill_path, collector.length,
+    )
 
 
 async def _pump(reader: asyncio.StreamReader, collector: OutputCollector) -> None:
@@ -275,15 +361,16 @@ def group_alive(pgid: int) -> bool:
     proc = Path("/proc")
     if not (proc / "self" / "stat").exists():
         return True  # no /proc: zombies count as alive
-    for entry in os.scandir(proc):
-        if not entry.name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry.name}/stat", "rb") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(b")") + 2 :].split()
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            return True
+    with os.scandir(proc) as entries:  # closed on the early return too
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2 :].split()
+            if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+                return True
     return False
