@@ -15,9 +15,10 @@ import time
 from typing import Any
 
 from tests.conftest import Project
-from tests.e2e.test_sessions import start, texts_of, transcripts, wait_for
+from tests.e2e.test_sessions import start, texts_of, transcripts
 from tests.fakeapi import Reply, text, tool_use
 from tests.processes import alive
+from tests.waiting import wait_for
 
 STREAM = ("-p", "go", "--output-format", "stream-json", "--verbose")
 
