@@ -123,17 +123,37 @@ def output_caps(model: str, configured: int | None) -> tuple[int, int]:
     return first, max(first, min(ESCALATED_MAX_OUTPUT, ceiling))
 
 
+@dataclass(frozen=True)
+class Again:
+    """Ask the model again: the turn goes on (a recovery is not counted as a turn)."""
+
+
+@dataclass(frozen=True)
+class End:
+    """The turn is over; a Terminal has been yielded."""
+
+
+@dataclass(frozen=True)
+class RunTools:
+    """Run the message's calls and send their results; `cut` is answered with an error."""
+
+    cut: ToolUseBlock | None = None
+
+
+Transition = Again | End | RunTools
+_AGAIN, _END = Again(), End()
+
+
 async def query_loop(
     messages: list[Message], state: QueryState, deps: LoopDeps
 ) -> AsyncIterator[Event]:
     """Drive the model and tools until the turn ends; `messages` grows in place."""
-    first_cap, escalated_cap = output_caps(state.model, deps.default_max_output)
-    stop_hook_active = False
+    caps = output_caps(state.model, deps.default_max_output)
     while True:
         # Phase 1: prepare.
         for event in _take_notifications(messages, deps):
             yield event
-        request = _prepare(messages, state, deps, first_cap)
+        request = _prepare(messages, state, deps, caps[0])
 
         # Phase 2: stream, starting tools as their blocks complete.
         state.turn_count += 1
@@ -146,107 +166,151 @@ async def query_loop(
             _keep_shown_text(messages, turn)
             raise
 
-        # Phase 3: what the retry module could not recover ends the turn.
-        if turn.error is not None:
-            yield _error_terminal(turn.error)
-            return
-        assert turn.assistant is not None, "a finished stream always ends with its message"
-        assistant = turn.assistant
-        for event in _unknown_block_notices(assistant, deps):
+        # Phase 3: recover, or see how the message ended.
+        events, after = await _settle(turn, state, messages, deps, caps)
+        for event in events:
             yield event
-
-        if assistant.stop_reason == "refusal":
-            # Keep what it said (not its calls); say so once and go on, then give up.
-            await turn.tools.cancel()
-            state.safety_stops += 1
-            said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
-            if said:
-                assistant.content = said
-                messages.append(assistant)
-                yield AssistantEvent(assistant)
-            if state.safety_stops > 1:
-                yield Terminal("api_error", error=REFUSAL_ERROR, error_kind="refusal",
-                               stop_reason="refusal")
-                return
-            yield Notice(REFUSAL_NOTICE, level="warning")
-            yield _append_meta(messages, load_text(REFUSAL_NOTE).strip())
+        if isinstance(after, Again):
             continue
-        if _is_empty(assistant):
-            # Nothing to keep (the API refuses blank messages): ask once, then stop.
-            await turn.tools.cancel()
-            if state.nudged_after_empty:
-                yield Terminal("completed", stop_reason=assistant.stop_reason)
-                return
-            state.nudged_after_empty = True
-            state.turn_count -= 1
-            yield _append_meta(messages, load_text(NUDGE_AFTER_EMPTY).strip())
-            continue
-
-        if assistant.stop_reason == "max_tokens":
-            if (state.max_output_tokens or first_cap) < escalated_cap:
-                # Raise the cap once and ask again: cheaper than stitching pieces. Only
-                # read-only calls have started, and running those again changes nothing.
-                await turn.tools.cancel()
-                state.max_output_tokens = escalated_cap
-                state.turn_count -= 1
-                yield StreamDiscarded()
-                yield Notice(f"Output cap reached; retrying with {escalated_cap} tokens")
-                continue
-        cut = _cut_off_call(assistant)
-        for call in turn.held:
-            turn.tools.add(call)
-        turn.held.clear()
-        if assistant.stop_reason == "max_tokens":
-            state.max_tokens_recoveries += 1
-            state.turn_count -= 1
-            spent = state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES
-            if cut is None and not assistant.tool_uses:
-                await turn.tools.cancel()
-                if assistant.content:
-                    messages.append(assistant)
-                    yield AssistantEvent(assistant)
-                if spent:
-                    yield _cut_off_terminal(tool=False)
-                    return
-                yield _append_meta(messages, load_text(CONTINUE_AFTER_MAX_TOKENS).strip())
-                continue
-
-        messages.append(assistant)
-        yield AssistantEvent(assistant)
-        if not assistant.tool_uses:
-            await turn.tools.cancel()
-            objection = await deps.hooks.stop_check(stop_hook_active) if deps.hooks else None
-            for event in _hook_events(deps):
-                yield event
-                if isinstance(event, Terminal):
-                    return
-            if objection:
-                # A Stop hook refused to let the turn end: its reason is the next prompt.
-                stop_hook_active = True
-                yield _append_meta(messages, objection)
-                continue
-            yield Terminal("completed", stop_reason=assistant.stop_reason)
+        if isinstance(after, End):
             return
 
         # Phase 4: collect the results, in tool_use order, as one user message.
-        async with aclosing(_collect(assistant, turn.tools, messages, cut)) as collecting:
-            async for event in collecting:
+        assert turn.assistant is not None
+        collecting = _collect(turn.assistant, turn.tools, messages, after.cut)
+        async with aclosing(collecting) as results:
+            async for event in results:
                 yield event
-        if cut is not None and state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES:
-            yield _cut_off_terminal(tool=True)
-            return
-        for event in _hook_events(deps):
+        ending = _after_tools(turn.assistant, state, deps, cut=after.cut)
+        for event in ending:
             yield event
-            if isinstance(event, Terminal):
-                return
-        if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
-            state.turn_count += 1
-            yield Terminal(
-                "max_turns",
-                error=f"Reached maximum number of turns ({state.max_turns})",
-                stop_reason=assistant.stop_reason,
-            )
+        if ending and isinstance(ending[-1], Terminal):
             return
+
+
+async def _settle(
+    turn: _Streamed,
+    state: QueryState,
+    messages: list[Message],
+    deps: LoopDeps,
+    caps: tuple[int, int],
+) -> tuple[list[Event], Transition]:
+    """What the finished call means for the turn, and the events that say so."""
+    if turn.error is not None:  # what the retry module could not recover
+        return [_error_terminal(turn.error)], _END
+    assistant = turn.assistant
+    assert assistant is not None, "a finished stream always ends with its message"
+    notices: list[Event] = list(_unknown_block_notices(assistant, deps))
+    if assistant.stop_reason == "refusal":
+        await turn.tools.cancel()
+        events, after = _refused(assistant, state, messages)
+    elif _is_empty(assistant):
+        await turn.tools.cancel()
+        events, after = _empty(assistant, state, messages)
+    elif assistant.stop_reason == "max_tokens" and (state.max_output_tokens or caps[0]) < caps[1]:
+        # Raise the cap once and ask again: cheaper than stitching pieces. Only
+        # read-only calls have started, and running those again changes nothing.
+        await turn.tools.cancel()
+        state.max_output_tokens = caps[1]
+        state.turn_count -= 1
+        events = [StreamDiscarded(), Notice(f"Output cap reached; retrying with {caps[1]} tokens")]
+        after = _AGAIN
+    else:
+        for call in turn.held:  # the message is whole: calls that change things may start
+            turn.tools.add(call)
+        turn.held.clear()
+        events, after = await _finished(assistant, turn.tools, state, messages, deps)
+    return notices + events, after
+
+
+def _refused(
+    assistant: AssistantMessage, state: QueryState, messages: list[Message]
+) -> tuple[list[Event], Transition]:
+    """Keep what the model said (not its calls); say so once and go on, then give up."""
+    state.safety_stops += 1
+    events: list[Event] = []
+    said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
+    if said:
+        assistant.content = said
+        messages.append(assistant)
+        events.append(AssistantEvent(assistant))
+    if state.safety_stops > 1:
+        events.append(Terminal("api_error", error=REFUSAL_ERROR, error_kind="refusal",
+                               stop_reason="refusal"))
+        return events, _END
+    events.append(Notice(REFUSAL_NOTICE, level="warning"))
+    events.append(_append_meta(messages, load_text(REFUSAL_NOTE).strip()))
+    return events, _AGAIN
+
+
+def _empty(
+    assistant: AssistantMessage, state: QueryState, messages: list[Message]
+) -> tuple[list[Event], Transition]:
+    """Nothing to keep (the API refuses blank messages): ask once, then stop."""
+    if state.nudged_after_empty:
+        return [Terminal("completed", stop_reason=assistant.stop_reason)], _END
+    state.nudged_after_empty = True
+    state.turn_count -= 1
+    return [_append_meta(messages, load_text(NUDGE_AFTER_EMPTY).strip())], _AGAIN
+
+
+async def _finished(
+    assistant: AssistantMessage,
+    tools: StreamingToolExecutor,
+    state: QueryState,
+    messages: list[Message],
+    deps: LoopDeps,
+) -> tuple[list[Event], Transition]:
+    """A message to keep: run its calls, ask for the rest of a cut one, or end the turn."""
+    cut = _cut_off_call(assistant)
+    if assistant.stop_reason == "max_tokens":
+        state.max_tokens_recoveries += 1
+        state.turn_count -= 1
+        if cut is None and not assistant.tool_uses:
+            await tools.cancel()
+            events: list[Event] = []
+            if assistant.content:
+                messages.append(assistant)
+                events.append(AssistantEvent(assistant))
+            if state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES:
+                return events + [_cut_off_terminal(tool=False)], _END
+            text = load_text(CONTINUE_AFTER_MAX_TOKENS).strip()
+            return events + [_append_meta(messages, text)], _AGAIN
+    messages.append(assistant)
+    events = [AssistantEvent(assistant)]
+    if assistant.tool_uses:
+        return events, RunTools(cut)
+    await tools.cancel()
+    objection = (
+        await deps.hooks.stop_check(state.stop_hook_active) if deps.hooks else None
+    )
+    events += _hook_events(deps)
+    if isinstance(events[-1], Terminal):
+        return events, _END
+    if objection:
+        # A Stop hook refused to let the turn end: its reason is the next prompt.
+        state.stop_hook_active = True
+        return events + [_append_meta(messages, objection)], _AGAIN
+    return events + [Terminal("completed", stop_reason=assistant.stop_reason)], _END
+
+
+def _after_tools(
+    assistant: AssistantMessage, state: QueryState, deps: LoopDeps, *, cut: ToolUseBlock | None
+) -> list[Notice | Terminal]:
+    """Once the results are in: stop if recoveries are spent, a hook said so, or turns ran out."""
+    if cut is not None and state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES:
+        return [_cut_off_terminal(tool=True)]
+    events = _hook_events(deps)
+    if events and isinstance(events[-1], Terminal):
+        return events
+    if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
+        state.turn_count += 1
+        events.append(Terminal(
+            "max_turns",
+            error=f"Reached maximum number of turns ({state.max_turns})",
+            stop_reason=assistant.stop_reason,
+        ))
+    return events
 
 
 def _keep_shown_text(messages: list[Message], turn: _Streamed) -> None:

@@ -29,4 +29,6 @@ class QueryState:
     nudged_after_empty: bool = False
     #: Responses the model's safety system stopped (stop_reason "refusal").
     safety_stops: int = 0
+    #: A Stop hook has already kept this turn going once.
+    stop_hook_active: bool = False
     compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)
