@@ -17,6 +17,7 @@ The SDK's own retries are off: `cc.core.retry` is the one place that retries.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import AsyncIterator, Sequence
@@ -228,7 +229,7 @@ class ModelClient:
                 async for event in stream:
                     kind = event.type
                     if kind in _RAW_EVENTS:
-                        yield StreamEvent(_raw_event(event))
+                        yield StreamEvent(functools.partial(_raw_event, event))
                     if kind == "text":
                         if event.text:
                             yield TextDelta(event.text)

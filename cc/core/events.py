@@ -5,6 +5,7 @@ The core never prints: everything a user may see travels as one of these.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,10 +25,15 @@ class RequestStart:
 
 @dataclass(frozen=True)
 class StreamEvent:
-    """One raw event of the model's response stream, as the API sent it (for
-    `--include-partial-messages`; void, like the rest, if a StreamDiscarded follows)."""
+    """One raw event of the model's response stream (for `--include-partial-messages`;
+    void, like the rest, if a StreamDiscarded follows). `raw` is built only when read."""
 
-    raw: dict[str, Any]
+    dump: Callable[[], dict[str, Any]]
+
+    @property
+    def raw(self) -> dict[str, Any]:
+        """The event as the API sent it."""
+        return self.dump()
 
 
 @dataclass(frozen=True)

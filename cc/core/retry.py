@@ -18,7 +18,6 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
-from email.utils import parsedate_to_datetime
 from typing import Any, TypeVar
 
 from cc.core.events import RetryEvent, StreamDiscarded
@@ -150,6 +149,8 @@ def retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time
         return max(0.0, float(value))
     except ValueError:
         pass
+    from email.utils import parsedate_to_datetime  # rare: only servers that send a date
+
     try:
         return max(0.0, parsedate_to_datetime(value).timestamp() - now())
     except (TypeError, ValueError, IndexError):
