@@ -75,7 +75,7 @@ def _classify(exc: BaseException) -> ModelCallError:
     name = type(exc).__name__
     module = type(exc).__module__
     if "Timeout" in name:
-        return ModelCallError("Connection timed out", kind="server_error", retryable=True)
+        return ModelCallError("Request timed out", kind="server_error", retryable=True)
     if "Connection" in name or module.split(".")[0] in ("httpx", "httpx2", "httpcore", "anyio"):
         return ModelCallError(_connection_cause(exc), kind="server_error", retryable=True)
     if name == "APIError" or isinstance(exc, (ConnectionError, EOFError)):
