@@ -9,6 +9,7 @@ run by `eval` and `sh -c`.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 
 from cc.permissions.bash_parse import ParsedCommand, SimpleCommand, Word, parse
@@ -138,3 +139,41 @@ def is_bash_rule(rule: Rule) -> bool:
     if rule.specifier is None:
         return name_matches(rule.tool, "Bash")
     return rule.tool in BASH_TOOLS
+
+
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_PLAIN = re.compile(r"(?:[A-Za-z0-9_./@%+,:=-]|\$\{?[A-Za-z_][A-Za-z0-9_]*\}?)+")
+
+
+def static_variables(cmds: list[SimpleCommand]) -> dict[str, str]:
+    """Variables the command line sets to known values (`x=curl; …`, `export y=z`)."""
+    out: dict[str, str] = {}
+    for cmd in cmds:
+        words = cmd.assignments if cmd.kind == "assignment" else (
+            cmd.words[1:] if cmd.kind == "declaration" else []
+        )
+        for word in words:
+            if word.value is not None and "=" in word.value:
+                name, value = word.value.split("=", 1)
+                if name.isidentifier():
+                    out[name] = value
+    return out
+
+
+def substituted(cmd: SimpleCommand, variables: dict[str, str]) -> SimpleCommand:
+    """`cmd` with `$x` / `${x}` in its words replaced by values the line itself set, so
+    that `x=curl; $x evil` is matched as `curl evil` (by deny and ask rules)."""
+    if not variables or all(w.value is not None for w in cmd.words):
+        return cmd
+
+    def expand(word: Word) -> Word:
+        if word.value is not None or not _PLAIN.fullmatch(word.raw):
+            return word
+        names = [a or b for a, b in _VARIABLE.findall(word.raw)]
+        if not all(n in variables for n in names):
+            return word
+        value = _VARIABLE.sub(lambda m: variables[m.group(1) or m.group(2)], word.raw)
+        return Word(word.raw, value)
+
+    return SimpleCommand(cmd.assignments, [expand(w) for w in cmd.words], cmd.redirects,
+                         cmd.kind, cmd.source)

@@ -3,10 +3,16 @@
 A command is parsed (bash_parse) into every simple command it would run, nested ones
 included; it is allowed only if each is allowed: by a `Bash(...)` allow rule, as a
 read-only command (shell_catalog) that reads only inside the working folders, or by
-acceptEdits for mkdir/touch/rm/rmdir/mv/cp/sed inside them. Redirections that write are
-checked like an Edit of their target. Deny and ask rules match past any leading
-`VAR=value`, wrappers (`timeout`, `nice`, `env`, `sudo`…) and `sh -c`/`eval` strings;
-allow rules match past safe assignments and the plain wrappers only.
+acceptEdits for mkdir/touch/rm/rmdir/mv/cp/sed inside them.
+
+An allow rule grants running the command, not everything it can be made to do: what
+its options or scripts do (`Effect`s: `find -exec`, `sed w`, `sort -o`, `git -c`…) and
+every redirection that writes are checked on their own, whatever approved the command.
+A write is checked like an Edit of its target, a command it runs as a command of its
+own, and what cannot be seen through (`Opaque`) asks. Deny and ask rules match past any
+leading `VAR=value`, wrappers (`timeout`, `nice`, `env`, `sudo`…), `sh -c`/`eval`
+strings, variables the command line itself set (`x=curl; $x …`), and every command an
+option runs; allow rules match past safe assignments and the plain wrappers only.
 """
 
 from __future__ import annotations
@@ -15,16 +21,24 @@ import glob as globlib
 import os
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
 
-from cc.permissions.bash_forms import effective, forms, is_bash_rule, join, nested
+from cc.permissions.bash_forms import (
+    effective,
+    forms,
+    is_bash_rule,
+    join,
+    nested,
+    static_variables,
+    substituted,
+)
 from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
 from cc.permissions.path_policy import PathPolicy, path_suggestion
 from cc.permissions.paths import DEVICE_SINKS, Scope, critical_reason, expand, norm
 from cc.permissions.rules import Rule, RuleSet, command_matches
-from cc.permissions.shell_args import Usage
+from cc.permissions.shell_args import Effect, Usage, opaque
 from cc.permissions.shell_catalog import usage
 from cc.permissions.verdict import Assessment, Verdict, decide, normalize_mode
 
@@ -123,8 +137,10 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     policy = PathPolicy(rules, scope)
     where = _where(parsed.commands, shell_cwd or scope.cwd, scope.home)
 
-    spellings = [command.strip(), *(f for p in everything for c in p.commands
-                                     for f in forms(c, deny=True))]
+    variables = static_variables(parsed.commands)
+    spellings = [command.strip(), *(f for p in everything
+                                     for c in _with_run_commands(p.commands)
+                                     for f in forms(substituted(c, variables), deny=True))]
     if parsed.error:  # a tree with errors may hide commands: also try every crude fragment
         spellings += _fragments(command)
     _match_rules(a, spellings, rules)
@@ -168,11 +184,17 @@ def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPol
             elif r.reads and r.target is not None:
                 for path in where.resolve(r.target) or ():
                     _deny_path(a, policy, path, write=False)
-        for cmd in parsed.commands:
+        for cmd in _with_run_commands(parsed.commands):
             u = usage(effective(cmd, deny=True)[1])
-            for word in u.reads:
-                for path in where.resolve(word) or ():
-                    _deny_path(a, policy, path, write=False)
+            read = [p for word in u.reads for p in where.resolve(word) or ()]
+            for path in read:
+                _deny_path(a, policy, path, write=False)
+            _deny_inside(a, policy, read or where.cwds[:1], cmd)
+            for word in _read_extras(cmd, where):
+                _deny_path(a, policy, word, write=False)
+            for effect in u.effects:
+                if effect.kind in ("writes", "removes"):
+                    _check_write(a, effect.words[0], policy, where, redirect=True)
             for word in u.writes:
                 paths = _check_write(a, word, policy, where, redirect=False)
                 if u.removes:
@@ -183,6 +205,87 @@ def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPol
                         reason = critical_reason(path, scope)
                         if reason:
                             a.add_safety("critical", f"it would remove {path} ({reason})")
+
+
+def _with_run_commands(cmds: list[SimpleCommand], depth: int = 0) -> list[SimpleCommand]:
+    """`cmds` and every command their options run (`find -exec rm {} ;` runs `rm`)."""
+    out = list(cmds)
+    if depth >= MAX_NESTING:
+        return out
+    for cmd in cmds:
+        inner = [SimpleCommand([], list(e.words), [], "command", join(e.words))
+                 for e in _usage(cmd).effects if e.kind == "runs" and e.words]
+        out += _with_run_commands(inner, depth + 1)
+    return out
+
+
+#: Commands that read the files under a folder they are given (or under the working one).
+_RECURSIVE = {"rg": "", "grep": "-r", "egrep": "-r", "fgrep": "-r"}
+MAX_SCAN = 5_000
+
+
+def _deny_inside(a: Assessment, policy: PathPolicy, paths: list[str],
+                 cmd: SimpleCommand) -> None:
+    """A command that reads everything under a folder (`grep -r`, `rg`, `git grep`) reads
+    any denied file there too; without a path it reads the folder it runs in."""
+    folders = [p for p in paths if os.path.isdir(p)]
+    if not policy.rules.deny or not folders:
+        return
+    _, words = effective(cmd, deny=True)
+    if not words:
+        return
+    name = os.path.basename(words[0].text)
+    sub = words[1].value if len(words) > 1 else None
+    flag = _RECURSIVE.get(name)
+    recursive = (flag == "" or (flag and any(
+        (w.value or "").startswith("-") and not (w.value or "").startswith("--")
+        and ("r" in (w.value or "") or "R" in (w.value or ""))
+        or w.value in ("--recursive", "--dereference-recursive") for w in words[1:]
+    ))) or (name == "git" and sub == "grep")
+    if not recursive:
+        return
+    for path in folders:
+        denied = _first_denied_under(policy, path)
+        if denied == "":
+            a.ask_once(f"it reads everything under {path}, too much to check against the "
+                       "deny rules")
+        elif denied is not None:
+            a.deny_once(f"it reads {denied} (under {path}), which a deny rule covers")
+
+
+def _first_denied_under(policy: PathPolicy, folder: str) -> str | None:
+    """A denied file under `folder`; "" if there are too many files to tell; else None."""
+    seen = 0
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in (*files, *dirs):
+            seen += 1
+            if seen > MAX_SCAN:
+                return ""
+            path = os.path.join(root, name)
+            if policy.denied(path, write=False) is not None:
+                return path
+    return None
+
+
+def _read_extras(cmd: SimpleCommand, where: _Where) -> list[str]:
+    """Paths a command reads that are not plain arguments: `git show REV:path`,
+    `git cat-file -p REV:path`, and the working folder for `git grep` without paths."""
+    _, words = effective(cmd, deny=True)
+    if len(words) < 2 or os.path.basename(words[0].text) != "git":
+        return []
+    sub = words[1].value
+    out: list[str] = []
+    if sub in ("show", "cat-file"):
+        for word in words[2:]:
+            v = word.value
+            if v and ":" in v and not v.startswith("-"):
+                rel = v.split(":", 1)[1]
+                base = repository_of(where.cwds[0]) or where.cwds[0]
+                if rel.startswith("./"):
+                    base = where.cwds[0]
+                out.append(norm(os.path.join(base, rel)))
+    return out
 
 
 def _deny_path(a: Assessment, policy: PathPolicy, path: str, *, write: bool) -> None:
@@ -217,47 +320,96 @@ def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: _Where, *
 def _approve(a: Assessment, parsed: ParsedCommand, rules: RuleSet, mode: str,
              policy: PathPolicy, where: _Where) -> None:
     """Is every part approved (allow rule, read-only, acceptEdits), and every write?"""
-    elsewhere = where.unknown or len(where.cwds) > 1  # some cd went somewhere else
-    needs: list[str] = []
-    suggestions: list[str] = []
+    check = _Approval(rules, mode, policy, where)
     owned: set[int] = set()
     for cmd in parsed.commands:
-        explicit = _allowed_by_rule(cmd, rules)
-        u = _usage(cmd)
-        a.writes = a.writes or not u.read_only
-        blocker, outside = _read_only_blocker(u, cmd, policy, where, elsewhere)
-        ok = explicit is not None or blocker is None or (
-            mode == "acceptEdits" and _accept_edits_ok(u, policy, where)
-        )
-        if not ok:
-            why = blocker or u.reason
-            needs.append(f"`{_short(cmd.source or join(cmd.words))}` is not covered by an "
-                         "allow rule" + (f" ({why})" if why else ""))
-            # A read-only command reading elsewhere: offer that folder, not `Bash(cat *)`.
-            rule = (path_suggestion("Read", outside, policy.scope,
-                                    folder=os.path.isdir(outside)) if outside else suggest(cmd))
-            if rule and rule not in suggestions:
-                suggestions.append(rule)
+        a.writes = a.writes or not _usage(cmd).read_only
+        check.command(cmd)
         for r in cmd.redirects:
             owned.add(id(r))
-            if r.writes and not _write_ok(r, explicit is not None, mode, policy, where):
-                needs.append(f"it writes to {r.target.raw if r.target else '?'}")
-                _suggest_edit(r, policy, where, suggestions)
+            check.redirect(r)
     for r in parsed.redirects:
         if r.writes and (r.target is None or r.target.value not in DEVICE_SINKS):
             a.writes = True
-        if id(r) not in owned and r.writes and not _write_ok(r, False, mode, policy, where):
-            needs.append(f"it writes to {r.target.raw if r.target else '?'}")
-    if needs:
-        a.need = "; ".join(dict.fromkeys(needs))
-        a.suggestions = tuple(suggestions[:MAX_SUGGESTIONS])
+        if id(r) not in owned:
+            check.redirect(r)
+    if check.needs:
+        a.need = "; ".join(dict.fromkeys(check.needs))
+        a.suggestions = tuple(check.suggestions[:MAX_SUGGESTIONS])
     else:
         a.approved = Verdict("allow", "every part of it is allowed", "readonly")
 
 
+@dataclass
+class _Approval:
+    """Collects what keeps a command from being approved, and the rules that would."""
+
+    rules: RuleSet
+    mode: str
+    policy: PathPolicy
+    where: _Where
+    needs: list[str] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+
+    @property
+    def elsewhere(self) -> bool:
+        return self.where.unknown or len(self.where.cwds) > 1  # some cd went somewhere else
+
+    def command(self, cmd: SimpleCommand, depth: int = 0) -> None:
+        explicit = _allowed_by_rule(cmd, self.rules)
+        u = _usage(cmd)
+        blocker, outside = _read_only_blocker(u, cmd, self.policy, self.where, self.elsewhere)
+        ok = explicit is not None or blocker is None or (
+            self.mode == "acceptEdits" and _accept_edits_ok(u, self.policy, self.where)
+        )
+        label = f"`{_short(cmd.source or join(cmd.words))}`"
+        if not ok:
+            why = blocker or u.reason
+            self.needs.append(f"{label} is not covered by an allow rule"
+                              + (f" ({why})" if why else ""))
+            # A read-only command reading elsewhere: offer that folder, not `Bash(cat *)`.
+            rule = (path_suggestion("Read", outside, self.policy.scope,
+                                    folder=os.path.isdir(outside)) if outside else suggest(cmd))
+            self._suggest(rule)
+            return
+        for effect in u.effects:  # whatever approved the command, these are checked anew
+            self.effect(effect, label, depth)
+
+    def effect(self, effect: Effect, label: str, depth: int) -> None:
+        if effect.kind == "opaque":
+            self.needs.append(f"{label} needs approval: {effect.why}")
+        elif effect.kind in ("writes", "removes"):
+            target = effect.words[0]
+            if not _write_ok(target, self.mode, self.policy, self.where):
+                verb = "writes to" if effect.kind == "writes" else "removes"
+                self.needs.append(f"{label} {verb} {target.raw}")
+                self._suggest_edit(target)
+        elif effect.kind == "runs":
+            if depth >= MAX_NESTING:
+                self.needs.append(f"{label} runs commands nested too deeply to check")
+                return
+            inner = SimpleCommand([], list(effect.words), [], "command", join(effect.words))
+            self.command(inner, depth + 1)
+
+    def redirect(self, r: Redirect) -> None:
+        if r.writes and not _write_ok(r.target, self.mode, self.policy, self.where):
+            self.needs.append(f"it writes to {r.target.raw if r.target else '?'}")
+            if r.target is not None:
+                self._suggest_edit(r.target)
+
+    def _suggest(self, rule: str | None) -> None:
+        if rule and rule not in self.suggestions:
+            self.suggestions.append(rule)
+
+    def _suggest_edit(self, target: Word) -> None:
+        paths = self.where.resolve(target) if not target.glob else None
+        if paths and len(paths) == 1 and not self.policy.protected(paths[0]):
+            self._suggest(path_suggestion("Edit", paths[0], self.policy.scope))
+
+
 def _usage(cmd: SimpleCommand) -> Usage:
     if cmd.kind == "test":
-        return Usage(True)
+        return _test_usage(cmd.words)
     if cmd.kind != "command":
         return Usage(False, reason="it sets shell variables")
     if any(w.value is None and "@P" in w.raw for w in cmd.words):
@@ -268,6 +420,23 @@ def _usage(cmd: SimpleCommand) -> Usage:
         return Usage(False, u.reads, u.writes, False, u.removes,
                      "it sets environment variables for the command")
     return u
+
+
+_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
+_CODE_IN_SUBSCRIPT = re.compile(r"\[.*(?:\$|`)")
+
+
+def _test_usage(words: list[Word]) -> Usage:
+    """`[[ … ]]` reads nothing, unless an operand is evaluated as arithmetic: `-v a[…]` and
+    `-eq`-style comparisons run any `$(…)` inside an array subscript."""
+    for i, word in enumerate(words):
+        arithmetic = word.value in _ARITHMETIC_TESTS or (
+            i > 0 and words[i - 1].value in (*_ARITHMETIC_TESTS, "-v")
+        ) or (i + 1 < len(words) and words[i + 1].value in _ARITHMETIC_TESTS)
+        if arithmetic and word.value is not None and _CODE_IN_SUBSCRIPT.search(word.value):
+            why = f"the test evaluates {word.raw} as arithmetic, which can run commands"
+            return Usage(False, reason=why, effects=(opaque(why),))
+    return Usage(True)
 
 
 def _allowed_by_rule(cmd: SimpleCommand, rules: RuleSet) -> Rule | None:
@@ -296,8 +465,11 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy, where: 
     if not u.read_only:
         return "", None
     _, words = effective(cmd, deny=False, keep_xargs=True)
-    if elsewhere and words and os.path.basename(words[0].text) == "git":
+    is_git = bool(words) and os.path.basename(words[0].text) == "git"
+    if is_git and elsewhere:
         return "git after a cd elsewhere could run another repository's configured code", None
+    if is_git and _other_repository(u, where, policy):
+        return "git in another repository could run that repository's configured code", None
     reads = [*u.reads, *(r.target for r in cmd.redirects if r.reads and r.target)]
     for word in reads:
         paths = where.resolve(word)
@@ -307,6 +479,31 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy, where: 
         if outside is not None:
             return f"it reads {outside}, outside the working folders", outside
     return None, None
+
+
+def repository_of(path: str) -> str | None:
+    """The top folder of the git repository holding `path` (None outside any)."""
+    current = os.path.realpath(path)
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
+
+
+def _other_repository(u: Usage, where: _Where, policy: PathPolicy) -> bool:
+    """`git -C dir`: is dir in a repository other than the project's (whose configured
+    hooks, fsmonitor, pager and aliases the user has not vouched for)?"""
+    if not u.reads:
+        return False
+    home = repository_of(str(policy.scope.cwd))
+    for word in u.reads:
+        for path in where.resolve(word) or ():
+            if repository_of(path) != home:
+                return True
+    return False
 
 
 def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
@@ -319,17 +516,17 @@ def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
     return True
 
 
-def _write_ok(r: Redirect, explicit: bool, mode: str, policy: PathPolicy,
-              where: _Where) -> bool:
-    if r.target is None or r.target.value in DEVICE_SINKS:
+def _write_ok(target: Word | None, mode: str, policy: PathPolicy, where: _Where) -> bool:
+    """Would an Edit of `target` be allowed? (What approved the command does not count.)"""
+    if target is None or target.value in DEVICE_SINKS:
         return True
-    paths = None if r.target.glob else where.resolve(r.target)
+    paths = None if target.glob else where.resolve(target)
     if not paths:
         return False
     for path in paths:
         if policy.allowed(path, write=True):
             continue
-        if not (policy.inside(path) and (explicit or mode == "acceptEdits")):
+        if not (policy.inside(path) and mode == "acceptEdits"):
             return False
     return True
 
@@ -348,15 +545,6 @@ def suggest(cmd: SimpleCommand) -> str | None:
     if name in TWO_WORD_TOOLS and second and not second.startswith("-"):
         rule = f"Bash({name} {second} *)"
     return None if any(c in rule[5:-1] for c in "()\n") else rule
-
-
-def _suggest_edit(r: Redirect, policy: PathPolicy, where: _Where,
-                  suggestions: list[str]) -> None:
-    paths = where.resolve(r.target) if r.target and not r.target.glob else None
-    if paths and len(paths) == 1 and not policy.protected(paths[0]):
-        rule = path_suggestion("Edit", paths[0], policy.scope)
-        if rule and rule not in suggestions:
-            suggestions.append(rule)
 
 
 def _short(text: str, limit: int = 120) -> str:

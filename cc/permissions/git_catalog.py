@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from cc.permissions.bash_parse import Word
-from cc.permissions.shell_args import Usage, split_args
+from cc.permissions.shell_args import Usage, opaque, split_args, writes
 
 READ_ONLY_SUBCOMMANDS = frozenset({
     "status", "diff", "log", "show", "blame", "annotate", "rev-parse", "ls-files", "ls-tree",
@@ -52,7 +52,8 @@ def git_usage(words: list[Word]) -> Usage:
             i += 1
         else:
             shown = flag if flag is not None else words[i].raw
-            return Usage(False, reason=f"git {shown} can load other configuration or code")
+            why = f"git {shown} can load other configuration or code"
+            return Usage(False, reason=why, effects=(opaque(why),))
     if i >= len(words):
         return Usage(True, reads=tuple(reads))
     sub, rest = words[i].value, words[i + 1:]
@@ -61,7 +62,10 @@ def git_usage(words: list[Word]) -> Usage:
     args = [w.value or "" for w in rest]
     bad = next((a for a in args if a.startswith(UNSAFE_ARGS)), None)
     if bad:
-        return Usage(False, reason=f"git {sub} {bad} writes files or runs commands")
+        why = f"git {sub} {bad} writes files or runs commands"
+        target = bad.split("=", 1)[1] if bad.startswith("--output=") else None
+        effect = writes(Word(target, target)) if target else opaque(why)
+        return Usage(False, reason=why, effects=(effect,))
     check = LISTING.get(sub)
     if sub in READ_ONLY_SUBCOMMANDS or (check is not None and check(args)):
         if "--no-index" in args:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from cc.permissions.bash_parse import Word
-from cc.permissions.shell_args import Usage
+from cc.permissions.shell_args import Usage, opaque, writes
 
 _SED_FLAGS = frozenset("nErsuzb")
 _SED_LONG_FLAGS = frozenset({"--quiet", "--silent", "--regexp-extended", "--separate",
@@ -42,7 +42,8 @@ def sed_usage(words: list[Word]) -> Usage:
             elif name == "--line-length":
                 i += 0 if eq else 1
             elif name not in _SED_LONG_FLAGS:
-                return Usage(False, reason=f"sed {name} is not known to be safe")
+                why = f"sed {name} is not known to be safe"
+                return Usage(False, reason=why, effects=(opaque(why),))
         else:
             for j, letter in enumerate(v[1:], 1):
                 if letter == "i":
@@ -56,16 +57,19 @@ def sed_usage(words: list[Word]) -> Usage:
                         scripts.append(rest)
                     break
                 if letter not in _SED_FLAGS:
-                    return Usage(False, reason=f"sed -{letter} is not known to be safe")
+                    why = f"sed -{letter} is not known to be safe"
+                    return Usage(False, reason=why, effects=(opaque(why),))
     if not scripts:
         if not positionals:
             return Usage(False, reason="sed without a script")
         scripts.append(positionals.pop(0).text)
     if not all(sed_script_safe(s) for s in scripts):
-        return Usage(False, reason="the sed script writes files or runs commands")
+        why = "the sed script writes files or runs commands"
+        return Usage(False, reason=why, effects=(opaque(why),))
     if inplace:
-        return Usage(False, writes=tuple(positionals), accept_edits=True,
-                     reason="sed -i edits files in place")
+        return Usage(False, reads=tuple(positionals), accept_edits=True,
+                     reason="sed -i edits files in place",
+                     effects=tuple(writes(p) for p in positionals))
     return Usage(True, reads=tuple(positionals))
 
 
@@ -189,7 +193,8 @@ def awk_usage(words: list[Word]) -> Usage:
             elif name in _AWK_LONG_OK or (not v.startswith("--") and set(v[1:]) <= _AWK_FLAGS):
                 pass
             else:
-                return Usage(False, reason=f"awk {name} loads or writes files")
+                why = f"awk {name} loads or writes files"
+                return Usage(False, reason=why, effects=(opaque(why),))
         elif not have_program and not programs:
             programs.append(v)
             have_program = True
@@ -198,5 +203,6 @@ def awk_usage(words: list[Word]) -> Usage:
     if not programs:
         return Usage(False, reason="awk without a program")
     if any(_AWK_UNSAFE.search(p) for p in programs):
-        return Usage(False, reason="the awk program runs commands or writes files")
+        why = "the awk program runs commands or writes files"
+        return Usage(False, reason=why, effects=(opaque(why),))
     return Usage(True, reads=tuple(files))

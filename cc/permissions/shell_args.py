@@ -1,10 +1,40 @@
-"""What one shell command does (`Usage`) and a plain splitter of its arguments."""
+"""What one shell command does (`Usage`, with its `Effect`s) and a plain splitter of its
+arguments."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from cc.permissions.bash_parse import Word
+
+
+@dataclass(frozen=True)
+class Effect:
+    """Something a command does besides what its name says, through an option or script.
+
+    An allow rule for the command does not grant it: each is checked on its own.
+
+        writes   `words[0]` is a path it writes (checked like an Edit of it)
+        removes  `words[0]` is a path it deletes (likewise, and never a critical folder)
+        runs     `words` is a command it runs (checked as a command of its own)
+        opaque   it can run or write things the analysis cannot see (`why` says how)
+    """
+
+    kind: str
+    words: tuple[Word, ...] = ()
+    why: str = ""
+
+
+def writes(word: Word) -> Effect:
+    return Effect("writes", (word,))
+
+
+def runs(words: list[Word] | tuple[Word, ...]) -> Effect:
+    return Effect("runs", tuple(words))
+
+
+def opaque(why: str) -> Effect:
+    return Effect("opaque", why=why)
 
 
 @dataclass(frozen=True)
@@ -20,6 +50,8 @@ class Usage:
     removes: bool = False
     #: Why it is not read-only, for messages.
     reason: str = ""
+    #: What its options or scripts make it do (see `Effect`).
+    effects: tuple[Effect, ...] = ()
 
 
 # --- argument splitting -----------------------------------------------------------------------

@@ -4,7 +4,9 @@
 read-only, which paths it reads and writes, and whether acceptEdits may run it. The
 read-only set is fixed (not configurable), like Claude Code's. A read-only command that
 can write or execute through an option (`find -exec`, `sed -i`, `sort -o`, `git -c`…)
-is not read-only when that option is used.
+is not read-only when that option is used, and what the option does is an `Effect`
+(writes this, runs that, or something unseeable) that an allow rule for the command
+does not grant.
 """
 
 from __future__ import annotations
@@ -15,7 +17,15 @@ from dataclasses import dataclass
 from cc.permissions.bash_parse import Word
 from cc.permissions.git_catalog import git_usage
 from cc.permissions.sed_awk import awk_usage, sed_usage
-from cc.permissions.shell_args import Args, Usage, split_args
+from cc.permissions.shell_args import (
+    Args,
+    Effect,
+    Usage,
+    opaque,
+    runs,
+    split_args,
+    writes,
+)
 
 
 @dataclass(frozen=True)
@@ -26,6 +36,9 @@ class Spec:
     value_opts: str = ""
     #: Options that make it write or execute: exact words, or prefixes ending in "=".
     unsafe: tuple[str, ...] = ()
+    #: What an unsafe option does with its value: "writes" a file, "runs" a command
+    #: (an option not named here is opaque).
+    unsafe_effects: tuple[tuple[str, str], ...] = ()
     max_positionals: int | None = None
     #: Arguments may expand at run time (they cannot turn into options that matter).
     dynamic_ok: bool = False
@@ -56,13 +69,15 @@ READ_ONLY: dict[str, Spec] = {
     "hostname": Spec(unsafe=("-F", "--file", "-b", "--boot"), max_positionals=0),
     "grep": _grep((), "efABCmdD"), "egrep": _grep((), "efABCmdD"),
     "fgrep": _grep((), "efABCmdD"),
-    "rg": _grep(("--pre", "--pre=", "--pre-glob", "--pre-glob="), "efgtTAmCBMjE"),
+    "rg": Spec("after_first", "efgtTAmCBMjE", ("--pre", "--pre=", "--pre-glob", "--pre-glob="),
+               (("--pre", "runs"),)),
     "which": Spec(), "type": Spec(), "diff": Spec("all", "UCIxXFL"), "cmp": Spec("all", "in"),
     "stat": Spec("all", "fc"), "du": Spec("all", "dBtX"), "df": Spec("all", "tBx"),
     "file": Spec("all", "fmFeP", ("-C", "--compile")),
-    "tree": Spec("all", "LPIHo", ("-o", "--fromfile")),
+    "tree": Spec("all", "LPIHo", ("-o", "--fromfile"), (("-o", "writes"),)),
     "sort": Spec("all", "ktSTo", ("-o", "--output", "--output=", "--compress-program",
-                                  "--compress-program=")),
+                                  "--compress-program="),
+                 (("-o", "writes"), ("--output", "writes"), ("--compress-program", "runs"))),
     "uniq": Spec("all", "fsw", max_positionals=1), "cut": Spec("all", "dfcb"),
     "tr": Spec(), "basename": Spec(dynamic_ok=True), "dirname": Spec(dynamic_ok=True),
     "realpath": Spec(), "readlink": Spec(), "printenv": Spec(),
@@ -111,11 +126,38 @@ def _unsafe(args: Args, words: list[Word], unsafe: tuple[str, ...]) -> str | Non
     return None
 
 
+def option_value(words: list[Word], opt: str) -> Word | None:
+    """The value given to `opt`: `--opt=v`, `--opt v`, `-ov` or `-o v` (None if absent)."""
+    for i, word in enumerate(words):
+        v = word.value
+        if v is None:
+            continue
+        if v == opt:
+            return words[i + 1] if i + 1 < len(words) else None
+        if opt.startswith("--") and v.startswith(opt + "="):
+            rest = v[len(opt) + 1:]
+            return Word(rest, rest)
+        if len(opt) == 2 and not opt.startswith("--") and v.startswith(opt) and len(v) > 2:
+            return Word(v[2:], v[2:])
+    return None
+
+
+def _option_effect(name: str, opt: str, words: list[Word], spec: Spec) -> Effect:
+    kind = dict(spec.unsafe_effects).get(opt)
+    value = option_value(words, opt) if kind else None
+    if kind == "writes" and value is not None:
+        return writes(value)
+    if kind == "runs" and value is not None:
+        return runs([value])
+    return opaque(f"{name} {opt} writes files or runs commands")
+
+
 def _read_only(spec: Spec, words: list[Word]) -> Usage:
     name, args = words[0].text, split_args(words[1:], spec.value_opts)
     bad = _unsafe(args, words[1:], spec.unsafe)
     if bad:
-        return Usage(False, reason=f"{name} {bad} writes files or runs commands")
+        return Usage(False, reason=f"{name} {bad} writes files or runs commands",
+                     effects=(_option_effect(name, bad, words[1:], spec),))
     if args.dynamic and not spec.dynamic_ok:
         return Usage(False, reason=f"the arguments of {name} expand when it runs")
     if spec.max_positionals is not None and len(args.positionals) > spec.max_positionals:
@@ -143,16 +185,14 @@ def _writes(spec: WriteSpec, words: list[Word]) -> Usage:
 
 # --- commands that need a closer look -----------------------------------------------------------
 
-FIND_UNSAFE = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint",
-                         "-fprint0", "-fprintf", "-fls"})
+FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+FIND_WRITES = frozenset({"-fprint", "-fprint0", "-fprintf", "-fls"})
+FIND_UNSAFE = FIND_RUNS | FIND_WRITES | {"-delete"}
 
 
 def _find(words: list[Word]) -> Usage:
     if any(w.value is None for w in words[1:]):
         return Usage(False, reason="the arguments of find expand when it runs")
-    bad = next((w.text for w in words[1:] if w.value in FIND_UNSAFE), None)
-    if bad:
-        return Usage(False, reason=f"find {bad} runs commands or deletes files")
     i = 1
     while i < len(words) and words[i].text in ("-H", "-L", "-P"):
         i += 1
@@ -161,7 +201,42 @@ def _find(words: list[Word]) -> Usage:
         if w.text.startswith("-") or w.text in ("(", ")", "!", ","):
             break
         paths.append(w)
-    return Usage(True, reads=tuple(paths) or (Word(".", "."),))
+    roots = tuple(paths) or (Word(".", "."),)
+    effects = _find_effects(words, roots)
+    if effects:
+        bad = next(w.text for w in words[1:] if w.value in FIND_UNSAFE)
+        return Usage(False, reads=roots, reason=f"find {bad} runs commands or changes files",
+                     effects=tuple(effects))
+    return Usage(True, reads=roots)
+
+
+def _find_effects(words: list[Word], roots: tuple[Word, ...]) -> list[Effect]:
+    """What find's actions do: `-exec cmd {} ;` runs cmd on files under the roots (so
+    `{}` stands for each root), `-delete` removes them, `-fprint f` writes f."""
+    effects: list[Effect] = []
+    i = 1
+    while i < len(words):
+        v = words[i].value
+        if v in FIND_RUNS:
+            end = i + 1
+            while end < len(words) and words[end].value not in (";", "+"):
+                end += 1
+            command = words[i + 1:end]
+            if not command:
+                effects.append(opaque(f"find {v} without a command"))
+            for root in roots:
+                effects.append(runs([root if w.value == "{}" else w for w in command]))
+            i = end + 1
+        elif v == "-delete":
+            effects += [Effect("removes", (root,)) for root in roots]
+            i += 1
+        elif v in FIND_WRITES:
+            effects.append(writes(words[i + 1]) if i + 1 < len(words)
+                           else opaque(f"find {v} without a file"))
+            i += 2
+        else:
+            i += 1
+    return effects
 
 
 def _date(words: list[Word]) -> Usage:
@@ -182,7 +257,42 @@ def _env(words: list[Word]) -> Usage:
 def _xargs(words: list[Word]) -> Usage:
     if len(words) == 1:
         return Usage(True)
-    return Usage(False, reason="xargs runs a command")
+    i = 1
+    while i < len(words) and (words[i].value or "").startswith("-"):
+        v = words[i].value or ""
+        i += 2 if len(v) == 2 and v[1] in "IaLnPdEs" else 1
+    rest = words[i:]
+    if any(w.value is None for w in words[1:i]) or not rest:
+        return Usage(False, reason="xargs runs a command",
+                     effects=(opaque("xargs runs a command that is not known in advance"),))
+    # The input adds arguments no one has seen: what it runs is only known in part.
+    return Usage(False, reason="xargs runs a command", effects=(runs(rest),))
+
+
+_TAR_RUNS = ("--to-command", "--checkpoint-action", "--use-compress-program", "-I",
+             "--info-script", "--new-volume-script", "-F", "--rsh-command")
+
+
+def _tar(words: list[Word]) -> Usage:
+    """tar changes files (what an allow rule for it grants), and some options run commands."""
+    for opt in _TAR_RUNS:
+        if option_value(words[1:], opt) is not None or any(
+            w.value == opt for w in words[1:]
+        ):
+            return Usage(False, reason=f"tar {opt} runs a command",
+                         effects=(opaque(f"tar {opt} runs a command"),))
+    if any(w.value is None for w in words[1:]):
+        return Usage(False, reason="the arguments of tar expand when it runs")
+    return Usage(False, reason="tar changes files")
+
+
+def _dd(words: list[Word]) -> Usage:
+    targets = [Word(w.value[3:], w.value[3:]) for w in words[1:]
+               if w.value is not None and w.value.startswith("of=")]
+    if any(w.value is None for w in words[1:]):
+        return Usage(False, reason="the arguments of dd expand when it runs",
+                     effects=(opaque("the arguments of dd expand when it runs"),))
+    return Usage(False, reason="dd writes files", effects=tuple(writes(t) for t in targets))
 
 
 def _command(words: list[Word]) -> Usage:
@@ -203,6 +313,7 @@ def _cd(words: list[Word]) -> Usage:
 
 CUSTOM: dict[str, Callable[[list[Word]], Usage]] = {
     "find": _find, "date": _date, "env": _env, "xargs": _xargs, "command": _command,
+    "tar": _tar, "dd": _dd,
     "cd": _cd, "git": git_usage, "sed": sed_usage, "awk": awk_usage, "gawk": awk_usage,
     "mawk": awk_usage, "nawk": awk_usage,
 }

@@ -138,7 +138,7 @@ CORPUS: list[tuple[str, str, str, str]] = [
     # --- redirections -----------------------------------------------------------------------
     ("echo hi > out.txt", "none", "default", "ask"),
     ("echo hi > out.txt", "none", "acceptEdits", "allow"),
-    ("echo hi > out.txt", "echo", "default", "allow"),
+    ("echo hi > out.txt", "echo", "default", "ask"),  # the rule grants echo, not the write
     ("echo hi > ../out.txt", "echo", "default", "ask"),
     ("echo hi > {out}/out.txt", "none", "acceptEdits", "ask"),
     ("echo hi > $OUT", "echo", "default", "ask"),
