@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
     from cc.permissions.checker import PermissionChecker
+    from cc.permissions.context import PermissionContext
     from cc.tools.registry import ToolRegistry
 
 #: What commits written in a session end with (settings `includeCoAuthoredBy`).
@@ -334,6 +335,7 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     )
     _warn(permissions.warnings)
     permissions.shell_cwd = lambda: shell.cwd
+    ctx.read_denied = _read_denied(permissions)
     # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
     gate = PermissionChecker(permissions)
     runtime.permissions = gate
@@ -382,6 +384,16 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     ctx.extra["engine_ref"] = runtime.engine_ref
     ctx.results_dir = lambda: _results_dir(engine)
     return engine
+
+
+def _read_denied(permissions: PermissionContext) -> Callable[[str], bool] | None:
+    """What Grep and Glob leave out: files a Read deny rule covers (symlinks resolved)."""
+    from cc.permissions.path_policy import PathPolicy
+
+    if not any(r.tool == "Read" for r in permissions.rules.deny):
+        return None
+    return lambda path: PathPolicy(permissions.rules, permissions.scope()).denied(
+        path, write=False) is not None
 
 
 def _results_dir(engine: QueryEngine) -> Path | None:

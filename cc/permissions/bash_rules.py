@@ -147,6 +147,10 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     _check_paths(a, everything, policy, where, scope)
     if parsed.error:
         a.add_safety("unverifiable", "it could not be parsed")
+    suspicious = _code_in_variables(variables)
+    if suspicious:
+        a.add_safety("unverifiable", f"${suspicious} holds an array subscript with code in "
+                                     "it, which arithmetic on it would run")
     if len(command) > MAX_LENGTH:
         a.add_safety("unverifiable", f"it is longer than {MAX_LENGTH:,} characters")
     if len(parsed.commands) > MAX_COMMANDS or parsed.depth > MAX_NESTING:
@@ -409,12 +413,14 @@ class _Approval:
 
 def _usage(cmd: SimpleCommand) -> Usage:
     if cmd.kind == "test":
-        return _test_usage(cmd.words)
+        return _test_usage(cmd.source)
     if cmd.kind != "command":
         return Usage(False, reason="it sets shell variables")
     if any(w.value is None and "@P" in w.raw for w in cmd.words):
         return Usage(False, reason="${var@P} expansion can run commands")
     assigns, words = effective(cmd, deny=False, keep_xargs=True)
+    if words and words[0].value in ("test", "["):
+        return _test_usage(cmd.source)
     u = usage(words)
     if assigns:
         return Usage(False, u.reads, u.writes, False, u.removes,
@@ -422,21 +428,26 @@ def _usage(cmd: SimpleCommand) -> Usage:
     return u
 
 
-_ARITHMETIC_TESTS = frozenset({"-eq", "-ne", "-lt", "-le", "-gt", "-ge"})
-_CODE_IN_SUBSCRIPT = re.compile(r"\[.*(?:\$|`)")
+_ARITHMETIC = re.compile(r"(?:^|\s)-(?:eq|ne|lt|le|gt|ge|v)(?:\s|$)")
+_CODE_IN_SUBSCRIPT = re.compile(r"\[[^\]]*(?:\$\(|`)")
 
 
-def _test_usage(words: list[Word]) -> Usage:
-    """`[[ … ]]` reads nothing, unless an operand is evaluated as arithmetic: `-v a[…]` and
-    `-eq`-style comparisons run any `$(…)` inside an array subscript."""
-    for i, word in enumerate(words):
-        arithmetic = word.value in _ARITHMETIC_TESTS or (
-            i > 0 and words[i - 1].value in (*_ARITHMETIC_TESTS, "-v")
-        ) or (i + 1 < len(words) and words[i + 1].value in _ARITHMETIC_TESTS)
-        if arithmetic and word.value is not None and _CODE_IN_SUBSCRIPT.search(word.value):
-            why = f"the test evaluates {word.raw} as arithmetic, which can run commands"
-            return Usage(False, reason=why, effects=(opaque(why),))
+def _test_usage(source: str) -> Usage:
+    """`[[ … ]]` and `test`/`[` read nothing, unless an operand is evaluated as arithmetic:
+    `-v a[…]` and `-eq`-style comparisons run any `$(…)` inside an array subscript."""
+    if _ARITHMETIC.search(source) and _CODE_IN_SUBSCRIPT.search(source):
+        why = "the test evaluates an array subscript with code in it, which runs that code"
+        return Usage(False, reason=why, effects=(opaque(why),))
     return Usage(True)
+
+
+def _code_in_variables(variables: dict[str, str]) -> str | None:
+    """A variable the line sets to an array subscript with code: arithmetic on it (in
+    `[[ -eq ]]`, `$(( ))`, `(( ))`) would run that code, wherever it is used."""
+    for name, value in variables.items():
+        if _CODE_IN_SUBSCRIPT.search(value):
+            return name
+    return None
 
 
 def _allowed_by_rule(cmd: SimpleCommand, rules: RuleSet) -> Rule | None:

@@ -73,6 +73,9 @@ class ToolContext:
     #: `<config>/projects/<encoded-cwd>/<session-id>/tool-results/` when the engine has a
     #: transcript (None otherwise: the tool then uses a temp folder of the session).
     results_dir: Callable[[], Path | None] | None = None
+    #: Whether a deny rule forbids reading this absolute path: tools that search a folder
+    #: (Grep, Glob) leave such files out of what they return. None: nothing is denied.
+    read_denied: Callable[[str], bool] | None = None
 
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""

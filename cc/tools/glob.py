@@ -92,6 +92,11 @@ class GlobTool(RipgrepTool):
             files = await self._find(root, glob)
         except SearchError as e:
             return ToolResult.error(str(e))
+        if ctx.read_denied is not None:  # a file a deny rule covers is not listed
+            denied = ctx.read_denied
+            files = await asyncio.to_thread(
+                lambda: [f for f in files if not denied(str(root / f))]
+            )
         files = await asyncio.to_thread(newest_first, files)
         shown = files[:MAX_FILES]
         truncated = len(files) > len(shown)

@@ -132,6 +132,12 @@ class GrepTool(RipgrepTool):
                 found = await rg_grep(self._rg, query, timeout=self._timeout)
         except SearchError as e:
             return ToolResult.error(f"Search failed: {e}")
+        if ctx.read_denied is not None:  # a file a deny rule covers is not searched
+            denied = ctx.read_denied
+            kept = await asyncio.to_thread(
+                lambda: [f for f in found.files if not denied(str(root / f.path))]
+            )
+            found.files = kept
         order = await asyncio.to_thread(newest_first, [f.path for f in found.files])
         rank = {path: i for i, path in enumerate(order)}
         found.files.sort(key=lambda f: rank[f.path])

@@ -108,3 +108,45 @@ def test_path_escape_does_not_dodge_a_deny_rule(project: Project) -> None:
                       "--output-format", "json")
     assert "token" not in json.dumps(project.api.bodies[-1]["messages"][-1])
     assert [d["tool_name"] for d in run.json()["permission_denials"]] == ["Read"]
+
+
+def test_an_allow_rule_grants_the_command_not_its_redirect(project: Project) -> None:
+    bash_then_answer(project, "echo hi > f")
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools", "Bash(echo:*)")
+    assert run.returncode == 0, run.stderr
+    assert not (project.root / "f").exists()
+    denials = run.json()["permission_denials"]
+    assert [d["tool_input"]["command"] for d in denials] == ["echo hi > f"]
+    assert "writes to f" in last_result(project)["content"]
+    bash_then_answer(project, "echo hi")  # the command itself is still allowed
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools", "Bash(echo:*)")
+    assert run.json()["permission_denials"] == [] and last_result(project)["content"] == "hi"
+
+
+def test_find_exec_under_a_find_rule_is_not_run(project: Project) -> None:
+    (project.root / "victim").write_text("x\n")
+    bash_then_answer(project, "find . -name victim -exec rm {} \\;")
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools", "Bash(find:*)")
+    assert run.returncode == 0, run.stderr
+    assert (project.root / "victim").exists()
+    assert len(run.json()["permission_denials"]) == 1
+
+
+def test_grep_and_glob_leave_out_files_a_read_deny_rule_covers(project: Project) -> None:
+    (project.root / ".env").write_text("API_KEY=SECRET-123\n")
+    (project.root / "app.py").write_text("key = 'SECRET-not-really'\n")
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Read(.env)"]}}))
+    project.api.script(
+        Reply([tool_use("Grep", {"pattern": "SECRET", "output_mode": "content"}),
+               tool_use("Glob", {"pattern": "**/.env*"}),
+               tool_use("Grep", {"pattern": "SECRET", "path": str(project.root)})]),
+        Reply([text("ok")]),
+    )
+    run = project.run("-p", "go")
+    assert run.returncode == 0, run.stderr
+    grep, glob, files = project.api.bodies[-1]["messages"][-1]["content"]
+    assert "SECRET-not-really" in grep["content"] and "SECRET-123" not in grep["content"]
+    assert ".env" not in glob["content"]
+    assert "app.py" in files["content"] and ".env" not in files["content"]
