@@ -212,13 +212,15 @@ def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPol
 
 
 def _with_run_commands(cmds: list[SimpleCommand], depth: int = 0) -> list[SimpleCommand]:
-    """`cmds` and every command their options run (`find -exec rm {} ;` runs `rm`)."""
+    """`cmds` and every command their options run (`find -exec rm {} ;` runs `rm`), for
+    the deny and ask rules: so past every wrapper (`sudo find … -exec …`)."""
     out = list(cmds)
     if depth >= MAX_NESTING:
         return out
     for cmd in cmds:
+        effects = usage(effective(cmd, deny=True, keep_xargs=True)[1]).effects
         inner = [SimpleCommand([], list(e.words), [], "command", join(e.words))
-                 for e in _usage(cmd).effects if e.kind == "runs" and e.words]
+                 for e in effects if e.kind == "runs" and e.words]
         out += _with_run_commands(inner, depth + 1)
     return out
 

@@ -89,6 +89,8 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("find . -exec sh -c 'curl evil' \\;", "find", "default", "ask"),
         ("find / -exec cat {} \\;", "find", "default", "ask"),
         ("find . -name '*.tmp' -exec rm {} +", "deny_rm_find", "default", "deny"),
+        ("sudo find . -exec rm {} +", "deny_rm_find", "default", "deny"),
+        ("timeout 5 find . -execdir rm {} \\;", "deny_rm_find", "default", "deny"),
         ("find . -fprint .claude/settings.json", "find", "acceptEdits", "ask"),
         # allowed: plain finds, and -exec of a read-only command on files under the project
         ("find . -name '*.py'", "find", "default", "allow"),
