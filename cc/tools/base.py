@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
+    from cc.sandbox.sandbox import Sandbox
     from cc.tools.shell import BackgroundTasks, ShellSession
 
 
@@ -73,6 +74,8 @@ class ToolContext:
     #: `<config>/projects/<encoded-cwd>/<session-id>/tool-results/` when the engine has a
     #: transcript (None otherwise: the tool then uses a temp folder of the session).
     results_dir: Callable[[], Path | None] | None = None
+    #: The Bash sandbox (None: settings leave it off, and every command runs as is).
+    sandbox: Sandbox | None = None
 
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""
