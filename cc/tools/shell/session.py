@@ -101,7 +101,7 @@ class ShellSession:
         return ShellRun(
             ("bash", "-c", script, "bash", command),
             self.cwd,
-            {**self._env, **(overlay or {})},
+            dict(self._env),  # the overlay is the wrapper's: it knows what it replaced
             note,
             env_out,
             cwd_out,
