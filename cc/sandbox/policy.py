@@ -26,7 +26,7 @@ def apply_sandbox(a: Assessment, sandbox: Sandbox, command: str, disable: bool) 
         a.approved = Verdict("allow", "the Bash tool refuses it itself", "sandbox")
         return
     if place.by_request:
-        a.need = "it asks to run outside the sandbox (dangerouslyDisableSandbox)"
+        a.need = "it would run outside the sandbox, as dangerouslyDisableSandbox asks"
         return
     if place.sandboxed and sandbox.config.auto_allow:
         if a.safety is not None and a.safety_level == "unverifiable":
