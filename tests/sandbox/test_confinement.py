@@ -220,3 +220,8 @@ async def test_fail_if_unavailable_refuses(box_factory: Callable[..., Box],
 async def test_timeout_kills_a_sandboxed_command(box: Box) -> None:
     result = await box.bash("sleep 600", timeout=300)
     assert result.data["interrupted"] is True
+
+
+async def test_sandbox_command_names_bubblewrap_and_its_version(box: Box) -> None:
+    found = box.sandbox.bubblewrap()
+    assert found.usable and found.version and found.version[0].isdigit()
