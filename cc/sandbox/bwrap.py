@@ -144,8 +144,11 @@ def bwrap_argv(bwrap: str, spec: MountSpec, command: Iterable[str]) -> tuple[lis
             if path.exists():
                 ops.append((_depth(path), 3, ["--ro-bind", str(path), str(path)]))
             continue
+        chain = _missing_chain(path)
+        if not chain[-1].parent.is_dir():
+            continue  # under a file (a worktree's `.git` file): nothing can be created there
         source = _scratch(spec.scratch, is_dir)
-        placeholders.created += _missing_chain(path)
+        placeholders.created += chain
         ops.append((_depth(path), 3, ["--ro-bind", str(source), str(path)]))
     ops.sort(key=lambda op: (op[0], op[1]))
     argv = [bwrap, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]

@@ -54,6 +54,13 @@ async def test_protected_files_that_do_not_exist_cannot_be_created(box: Box, pat
     assert sorted(p.name for p in box.root.iterdir()) == [], list(box.root.rglob("*"))
 
 
+async def test_a_git_file_instead_of_a_folder_is_fine(box: Box) -> None:
+    (box.root / ".git").write_text("gitdir: /somewhere/else\n")  # a worktree
+    result = await box.bash("echo ok > made && cat .git")
+    assert not result.is_error, result.content
+    assert (box.root / ".git").read_text() == "gitdir: /somewhere/else\n"
+
+
 async def test_existing_protected_files_cannot_be_changed(box: Box) -> None:
     (box.root / ".git" / "hooks").mkdir(parents=True)
     (box.root / ".git" / "config").write_text("[core]\n")
