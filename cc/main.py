@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from cc.hooks.runner import HookRunner
     from cc.permissions.checker import PermissionChecker
     from cc.permissions.context import PermissionContext
+    from cc.sandbox.sandbox import Sandbox
     from cc.tools.registry import ToolRegistry
 
 #: What commits written in a session end with (settings `includeCoAuthoredBy`).
@@ -52,6 +53,8 @@ class Runtime:
     resumed: bool = False
     #: The permission checker (the REPL gives it someone to ask and cycles its mode).
     permissions: PermissionChecker | None = None
+    #: The Bash sandbox, when settings turn it on (`sandbox.enabled`).
+    sandbox: Sandbox | None = None
 
     @property
     def engine(self) -> QueryEngine:
@@ -337,8 +340,9 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     permissions.shell_cwd = lambda: shell.cwd
     ctx.read_denied = _read_denied(permissions)
     # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
-    gate = PermissionChecker(permissions)
+    gate = PermissionChecker(permissions, sandbox=_build_sandbox(runtime, permissions))
     runtime.permissions = gate
+    ctx.sandbox = gate.sandbox
     registry = _build_registry(args)
     for name in list(registry.names):
         if gate.hides(name):
@@ -394,6 +398,24 @@ def _read_denied(permissions: PermissionContext) -> Callable[[str], bool] | None
         return None
     return lambda path: PathPolicy(permissions.rules, permissions.scope()).denied(
         path, write=False) is not None
+
+
+def _build_sandbox(runtime: Runtime, permissions: PermissionContext) -> Sandbox | None:
+    """The Bash sandbox if settings turn it on (nothing of it is imported otherwise)."""
+    raw = runtime.settings.get("sandbox")
+    if not (isinstance(raw, dict) and raw.get("enabled") is True):
+        return None
+    from cc.sandbox.config import load_sandbox_config
+    from cc.sandbox.sandbox import Sandbox
+
+    config = load_sandbox_config(runtime.settings, permissions)
+    _warn(config.warnings)
+    sandbox = Sandbox(config)
+    warning = sandbox.startup_warning()  # looks for bubblewrap, once
+    if warning:
+        _warn([warning])
+    runtime.sandbox = sandbox
+    return sandbox
 
 
 def _results_dir(engine: QueryEngine) -> Path | None:

@@ -1,8 +1,8 @@
 """The built-in slash commands that act on the conversation itself.
 
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
-/config, /permissions, /hooks, /context) in `info.py`; /resume and /memory in
-`sessions.py`. `BUILTINS` lists them all, in /help order.
+/config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`;
+/resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help order.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from cc.commands.info import (
     status_command,
 )
 from cc.commands.registry import BuiltinCommand
+from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
@@ -143,6 +144,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("config", "Show the merged settings", config_command),
     BuiltinCommand("permissions", "List permission rules", permissions_command),
     BuiltinCommand("hooks", "List configured hooks", hooks_command),
+    BuiltinCommand("sandbox", "Show the Bash sandbox's state", sandbox_command),
     BuiltinCommand("context", "What fills the context window", context_command),
     BuiltinCommand("memory", "Edit a CLAUDE.md memory file", memory_command),
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),

@@ -1,7 +1,8 @@
 """Settings files: user, project, local and `--settings`, merged.
 
 Later sources win key by key (local over project over user, `--settings` over
-all); permission lists are concatenated. A file that does not parse is skipped
+all); permission lists are concatenated, and `sandbox` merges deeply (objects key by
+key, lists concatenated). A file that does not parse is skipped
 with a warning that names it and the line, never a crash. `add_permission_rules`
 appends rules to one file ("always" answers go to `.claude/settings.local.json`).
 """
@@ -106,8 +107,23 @@ def _merge(into: dict[str, Any], data: dict[str, Any]) -> None:
                     perms[pkey] = pvalue
         elif key == "env" and isinstance(value, dict):
             into.setdefault("env", {}).update(value)
+        elif key == "sandbox" and isinstance(value, dict):
+            into["sandbox"] = _deep_merge(into.get("sandbox"), value)
         else:
             into[key] = value
+
+
+def _deep_merge(base: Any, value: Any) -> Any:
+    """Objects merge key by key, lists concatenate (without repeats), anything else replaces."""
+    if isinstance(base, dict) and isinstance(value, dict):
+        out = dict(base)
+        for key, item in value.items():
+            out[key] = _deep_merge(base.get(key), item)
+        return out
+    if isinstance(base, list) and isinstance(value, list):
+        merged = base + value
+        return list(dict.fromkeys(merged)) if _hashable(merged) else merged
+    return value
 
 
 def _hashable(items: list[Any]) -> bool:

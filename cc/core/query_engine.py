@@ -227,6 +227,8 @@ class QueryEngine:
         ctx = self.executor.ctx
         if ctx.tasks is not None:
             await ctx.tasks.close()
+        if ctx.sandbox is not None:
+            await ctx.sandbox.close()
         if ctx.shell is not None:
             ctx.shell.close()
         await self.client.close()

@@ -1,6 +1,7 @@
 """The permission checker the executor consults before every tool call.
 
     verdict = deny rules → plan → ask rules → safety → hook → mode → allow rules (verdict.py)
+              (a Bash command the sandbox confines may be approved: cc/sandbox/policy.py)
     "ask"   → dontAsk mode or nobody to ask (print mode, sub-agents): denied at once
             → otherwise the user answers: once, always (rules saved), or no (+ feedback)
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cc.config.settings import add_permission_rules
 from cc.permissions.ask import AskUser, PermissionRequest
@@ -23,11 +24,17 @@ from cc.permissions.tool_rules import Described, assess_tool, describe, tool_pat
 from cc.permissions.verdict import MODES, Assessment, Verdict, decide, normalize_mode
 from cc.tools.base import Tool, ToolInput
 
+if TYPE_CHECKING:
+    from cc.sandbox.sandbox import Sandbox
+
 
 class PermissionChecker:
-    def __init__(self, context: PermissionContext, ask: AskUser | None = None) -> None:
+    def __init__(self, context: PermissionContext, ask: AskUser | None = None,
+                 sandbox: Sandbox | None = None) -> None:
         self.context = context
         self.ask = ask
+        #: The Bash sandbox: sandboxed commands may be allowed without asking.
+        self.sandbox = sandbox
         self._asking = asyncio.Lock()
 
     @property
@@ -92,6 +99,11 @@ class PermissionChecker:
             a = assess_bash(str(data.get("command", "")), ctx.rules, mode, scope,
                             shell_cwd=shell_cwd)
             _param_rules(a, tool.name, data, ctx)
+            if tool.name == "Bash" and self.sandbox is not None:
+                from cc.sandbox.policy import apply_sandbox
+
+                apply_sandbox(a, self.sandbox, str(data.get("command", "")),
+                              bool(data.get("dangerouslyDisableSandbox")))
         else:
             a = assess_tool(tool.name, data, read_only=tool.is_read_only(inp), rules=ctx.rules,
                             mode=mode, scope=scope)

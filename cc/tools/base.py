@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
+    from cc.sandbox.sandbox import Sandbox
     from cc.tools.shell import BackgroundTasks, ShellSession
 
 
@@ -76,6 +77,8 @@ class ToolContext:
     #: Whether a deny rule forbids reading this absolute path: tools that search a folder
     #: (Grep, Glob) leave such files out of what they return. None: nothing is denied.
     read_denied: Callable[[str], bool] | None = None
+    #: The Bash sandbox (None: settings leave it off, and every command runs as is).
+    sandbox: Sandbox | None = None
 
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""

@@ -7,12 +7,13 @@ plus the path of a file holding all of it: `<call id>.txt` in the session's
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import secrets
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
@@ -25,6 +26,9 @@ from cc.tools.base import (
 )
 from cc.tools.shell import session_of, tasks_of
 from cc.tools.shell.runner import DEFAULT_MAX_OUTPUT, RunResult, run_foreground
+
+if TYPE_CHECKING:
+    from cc.sandbox.sandbox import ConfinedRun, Sandbox
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -59,7 +63,9 @@ class BashInput(ToolInput):
         "TaskOutput or Read.",
     )
     dangerouslyDisableSandbox: bool | None = Field(  # noqa: N815 - Claude Code's spelling
-        default=None, description="Accepted for compatibility; there is no sandbox."
+        default=None,
+        description="Run this command outside the sandbox (when the sandbox is on and the "
+        "settings allow it); the user is asked to approve it.",
     )
 
 
@@ -101,9 +107,19 @@ class BashTool(Tool):
         assert isinstance(inp, BashInput)
         if not inp.command.strip():
             return ToolResult.error("The command is empty.")
+        sandbox = None
+        note = None
+        if ctx.sandbox is not None:
+            place = await asyncio.to_thread(
+                ctx.sandbox.placement, inp.command, bool(inp.dangerouslyDisableSandbox))
+            if place.refused:
+                return ToolResult.error(place.refused)
+            sandbox = ctx.sandbox if place.sandboxed else None
+            note = place.note
         if inp.run_in_background:
-            return await self._background(inp, ctx)
+            return await self._background(inp, ctx, sandbox, note)
         limit = timeout_ms(inp.timeout)
+        confined: list[ConfinedRun] = []
         result = await run_foreground(
             session_of(ctx),
             inp.command,
@@ -112,16 +128,29 @@ class BashTool(Tool):
             progress=ctx.progress,
             abort=ctx.abort,
             spill=_spill_path(ctx),
+            sandbox=sandbox,
+            on_confined=confined.append,
         )
-        return _to_tool_result(inp.command, result, limit)
+        out = _to_tool_result(inp.command, result, limit)
+        extra = [note] if note else []
+        if confined and out.is_error and not result.interrupted:
+            hint = confined[0].hint(result.output, result.exit_code)
+            extra += [hint] if hint else []
+        if extra and isinstance(out.content, str):
+            out.content = "\n".join([out.content, *extra])
+        return out
 
-    async def _background(self, inp: BashInput, ctx: ToolContext) -> ToolResult:
+    async def _background(
+        self, inp: BashInput, ctx: ToolContext, sandbox: Sandbox | None, note: str | None
+    ) -> ToolResult:
         shell = session_of(ctx)
-        task = await tasks_of(ctx).start(shell, inp.command, inp.description)
+        task = await tasks_of(ctx).start(shell, inp.command, inp.description, sandbox=sandbox)
         content = (
             f"Command running in background with ID: {task.id}. "
             f"Output is being written to: {task.output_path}"
         )
+        if note:
+            content += f"\n{note}"
         data = {
             "stdout": "",
             "stderr": "",

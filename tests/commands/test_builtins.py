@@ -284,3 +284,37 @@ async def test_prepare_prompt_for_print_mode(tmp_path: Path) -> None:
     assert plain.submit is not None and len(plain.submit.content) == 2
     builtin = await prepare_prompt("/help", cwd, config)
     assert builtin.submit is not None and not builtin.exit
+
+
+async def test_sandbox_shows_its_state(engine: QueryEngine, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from cc.sandbox.config import SandboxConfig
+    from cc.sandbox.sandbox import Sandbox
+
+    monkeypatch.setenv("CC_SANDBOX_BWRAP", str(tmp_path / "no-bwrap"))
+    ctx = make_ctx(engine, tmp_path)
+    await dispatch("/sandbox", ctx)
+    out = output(ctx).replace("\n", " ")
+    assert "bubblewrap:   unavailable: bubblewrap" in out and "apt-get install bubblewrap" in out
+    assert "Sandbox:      disabled" in out
+    ctx.runtime.sandbox = Sandbox(SandboxConfig(
+        enabled=True, allowed_domains=["github.com"], writable=[tmp_path / "proj"],
+        deny_read=[tmp_path / "keys"], excluded_commands=["docker"]))
+    await dispatch("/sandbox", ctx)
+    lines = output(ctx).splitlines()
+    at = lines.index("Sandbox:      enabled but unavailable: Bash commands run unsandboxed")
+    assert lines[at + 1:] == [
+        "Auto-allow:   on (autoAllowBashIfSandboxed)",
+        "Unsandboxed:  allowed with approval (dangerouslyDisableSandbox)",
+        "Network:      only github.com (through a proxy)",
+        "Writable folders (plus a private /tmp and the session's temp folder):",
+        f"  {tmp_path / 'proj'}",
+        "Read-only inside them (denyWrite, Edit deny rules):",
+        "  (none)",
+        "Denied reads (denyRead, Read deny rules):",
+        f"  {tmp_path / 'keys'}",
+        "Allowed reads inside denied ones (allowRead):",
+        "  (none)",
+        "Excluded commands (run outside, with normal permissions):",
+        "  docker",
+    ]

@@ -22,9 +22,12 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from cc.tools.shell.session import ShellRun, ShellSession
+
+if TYPE_CHECKING:
+    from cc.sandbox.sandbox import ConfinedRun, Sandbox
 
 DEFAULT_MAX_OUTPUT = 30000
 #: How long a killed group gets between SIGTERM and SIGKILL.
@@ -224,18 +227,30 @@ async def run_foreground(
     progress: Callable[[str], None] | None = None,
     abort: asyncio.Event | None = None,
     spill: Callable[[], Path] | None = None,
+    sandbox: Sandbox | None = None,
+    on_confined: Callable[[ConfinedRun], None] | None = None,
 ) -> RunResult:
     """Run `command` in `session`, wait for it (at most `timeout` seconds), collect output.
 
     On timeout or `abort` the process group is killed and the output so far returned.
     If the caller is cancelled, the group is killed and awaited before re-raising.
     Output over `max_output` characters is saved in full to the file `spill()` names.
+    With `sandbox`, the command runs inside it (`on_confined` sees the confined run).
     """
     async with session.lock:
-        run = session.prepare(command, record=True)
+        overlay = sandbox.env_overlay() if sandbox is not None else None
+        run = session.prepare(command, record=True, overlay=overlay)
+        confined = None
         try:
-            return await _execute(run, timeout, OutputCollector(max_output, progress, spill), abort)
+            if sandbox is not None:
+                confined = await sandbox.confine(run, session.state_dir)
+                if on_confined is not None:
+                    on_confined(confined)
+            collector = OutputCollector(max_output, progress, spill)
+            return await _execute(confined.run if confined else run, timeout, collector, abort)
         finally:
+            if confined is not None:
+                confined.release()
             session.finish(run)
 
 

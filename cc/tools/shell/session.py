@@ -69,11 +69,15 @@ class ShellSession:
         """Delete the state dir (env snapshots and background output files). Idempotent."""
         self._cleanup()
 
-    def prepare(self, command: str, *, record: bool) -> ShellRun:
+    def prepare(
+        self, command: str, *, record: bool, overlay: Mapping[str, str] | None = None
+    ) -> ShellRun:
         """The argv, cwd and env that run `command` in this session's state.
 
         With `record`, the command's final cwd and exports are saved for `finish()`;
-        background commands pass `record=False` and never feed back.
+        background commands pass `record=False` and never feed back. `overlay` variables
+        (the sandbox's) are exported for this command only: what they replaced is what
+        gets saved, unless the command changed them itself.
         """
         if self.closed:
             raise RuntimeError("the shell session is closed")
@@ -93,11 +97,11 @@ class ShellSession:
             snapshot = copy
         env_out = self.state_dir / f"env-{n}" if record else None
         cwd_out = self.state_dir / f"cwd-{n}" if record else None
-        script = _wrapper(self.cwd, snapshot, env_out, cwd_out)
+        script = _wrapper(self.cwd, snapshot, env_out, cwd_out, overlay or {})
         return ShellRun(
             ("bash", "-c", script, "bash", command),
             self.cwd,
-            dict(self._env),
+            dict(self._env),  # the overlay is the wrapper's: it knows what it replaced
             note,
             env_out,
             cwd_out,
@@ -124,10 +128,17 @@ class ShellSession:
             self.cwd = self.project_dir
 
 
-def _wrapper(cwd: Path, snapshot: Path | None, env_out: Path | None, cwd_out: Path | None) -> str:
+def _wrapper(
+    cwd: Path,
+    snapshot: Path | None,
+    env_out: Path | None,
+    cwd_out: Path | None,
+    overlay: Mapping[str, str],
+) -> str:
     """The `bash -c` script around the user's command (which arrives as `$1`)."""
     q = shlex.quote
     lines: list[str] = []
+    restore = ""
     if snapshot is not None:
         # The snapshot is the whole exported environment: drop what it doesn't list,
         # so `unset` carries over too.
@@ -141,9 +152,15 @@ def _wrapper(cwd: Path, snapshot: Path | None, env_out: Path | None, cwd_out: Pa
         'OLDPWD=$__cc_old',
         "builtin export CLAUDECODE=1",
     ]
+    for i, (name, value) in enumerate(overlay.items()):
+        lines.append(f"__cc_o{i}=${{{name}-}}; __cc_h{i}=${{{name}+x}}; "
+                     f"builtin export {name}={q(value)}")
+        restore += (f"if [ \"${{{name}-}}\" = {q(value)} ]; then if [ -n \"$__cc_h{i}\" ]; "
+                    f"then builtin export {name}=\"$__cc_o{i}\"; else builtin unset -v {name}; "
+                    "fi; fi; ")
     if env_out is not None and cwd_out is not None:
         trap = (
-            f"__cc_s=$?; builtin export -p >{q(str(env_out))} 2>/dev/null"
+            f"__cc_s=$?; {restore}builtin export -p >{q(str(env_out))} 2>/dev/null"
             f" && builtin pwd -P >{q(str(cwd_out))} 2>/dev/null; builtin exit $__cc_s"
         )
         lines.append(f"builtin trap {q(trap)} EXIT")

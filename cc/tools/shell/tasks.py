@@ -17,10 +17,13 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from cc.tools.shell.runner import exit_status, kill_group, spawn
 from cc.tools.shell.session import ShellSession
+
+if TYPE_CHECKING:
+    from cc.sandbox.sandbox import ConfinedRun, Sandbox
 
 TaskStatus = Literal["running", "completed", "failed", "killed"]
 TASK_TYPE = "local_bash"
@@ -51,6 +54,8 @@ class BackgroundTask:
         default_factory=lambda: codecs.getincrementaldecoder("utf-8")("replace")
     )
     _watcher: asyncio.Task[None] | None = None
+    #: Set when the command runs in the sandbox (released when it ends).
+    confined: ConfinedRun | None = None
 
     @property
     def label(self) -> str:
@@ -74,9 +79,15 @@ class BackgroundTasks:
         return self._tasks.get(task_id)
 
     async def start(
-        self, session: ShellSession, command: str, description: str | None = None
+        self,
+        session: ShellSession,
+        command: str,
+        description: str | None = None,
+        *,
+        sandbox: Sandbox | None = None,
     ) -> BackgroundTask:
-        """Start `command` in the session's cwd and env; return without waiting."""
+        """Start `command` in the session's cwd and env (in `sandbox`, if given); return
+        without waiting."""
         if self._closed:
             raise RuntimeError("background tasks are closed")
         task_id = self._new_id()
@@ -84,19 +95,29 @@ class BackgroundTasks:
             task_id = self._new_id()
         self.output_dir.mkdir(parents=True, exist_ok=True)
         path = self.output_dir / f"{task_id}.output"
-        run = session.prepare(command, record=False)
+        overlay = sandbox.env_overlay() if sandbox is not None else None
+        run = session.prepare(command, record=False, overlay=overlay)
+        confined = await sandbox.confine(run, session.state_dir) if sandbox is not None else None
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_APPEND, 0o600)
         try:
-            proc = await spawn(run, fd)
+            proc = await spawn(confined.run if confined else run, fd)
+        except BaseException:
+            if confined is not None:
+                confined.release()
+            raise
         finally:
             os.close(fd)
-        task = BackgroundTask(task_id, command, description, path, proc)
+        task = BackgroundTask(task_id, command, description, path, proc, confined=confined)
         task._watcher = asyncio.create_task(self._watch(task), name=f"bg-{task_id}")
         self._tasks[task_id] = task
         return task
 
     async def _watch(self, task: BackgroundTask) -> None:
-        code = exit_status(await task.process.wait())
+        try:
+            code = exit_status(await task.process.wait())
+        finally:
+            if task.confined is not None:
+                task.confined.release()
         task.exit_code = code
         if task.status == "running":
             task.status = "completed" if code == 0 else "failed"
