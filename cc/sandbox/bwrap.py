@@ -116,6 +116,9 @@ class MountSpec:
     #: Where the empty read-only file and folder used as placeholders live.
     scratch: Path = Path("/nonexistent")
     network: bool = False
+    #: Folders to keep visible read-only although the private /tmp covers them (the
+    #: Python that runs the network bridge, when it lives under /tmp).
+    visible: tuple[Path, ...] = ()
 
 
 def bwrap_argv(bwrap: str, spec: MountSpec, command: Iterable[str]) -> tuple[list[str], Placeholders]:
@@ -125,6 +128,9 @@ def bwrap_argv(bwrap: str, spec: MountSpec, command: Iterable[str]) -> tuple[lis
     writable = [p for p in spec.writable if p.exists()]
     for path in writable:
         ops.append((_depth(path), 0, ["--bind", str(path), str(path)]))
+    for path in spec.visible:
+        if path.exists() and not any(_within(path, w) for w in writable):
+            ops.append((_depth(path), 0, ["--ro-bind", str(path), str(path)]))
     for path in spec.allow_read:
         if path.exists() and any(_within(path, d) for d in spec.deny_read):
             kind = "--bind" if any(_within(path, w) for w in writable) else "--ro-bind"

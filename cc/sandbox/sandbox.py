@@ -13,6 +13,7 @@ when the sandbox is off. One `Sandbox` per conversation; `close()` stops the pro
 from __future__ import annotations
 
 import dataclasses
+import os
 import sys
 import threading
 from dataclasses import dataclass
@@ -42,6 +43,10 @@ class Placement:
     note: str | None = None
     #: It runs outside because the model asked to (dangerouslyDisableSandbox).
     by_request: bool = False
+
+
+def _under_tmp(path: Path) -> bool:
+    return path == Path("/tmp") or Path("/tmp") in path.parents
 
 
 class ConfinedRun:
@@ -150,9 +155,17 @@ class Sandbox:
         assert found.path is not None
         cfg = self.config
         command: list[str] = list(run.argv)
+        visible: tuple[Path, ...] = ()
         if cfg.allowed_domains:
             proxy = await self._start_proxy(state_dir)
-            command = [sys.executable, "-I", "-S", str(_BRIDGE), str(PROXY_PORT),
+            # The bridge needs only the interpreter and its standard library (-I -S), so
+            # it runs the real binary behind a venv's link; under /tmp (hidden by the
+            # private /tmp) its installation is kept visible, read-only.
+            python = Path(os.path.realpath(sys.executable))
+            prefix = Path(os.path.realpath(sys.base_prefix))
+            visible = (prefix, _BRIDGE.parent) if _under_tmp(python) or _under_tmp(
+                _BRIDGE) else ()
+            command = [str(python), "-I", "-S", str(_BRIDGE), str(PROXY_PORT),
                        str(proxy.socket_path), "--", *command]
         spec = MountSpec(
             writable=(*cfg.writable, state_dir),
@@ -163,6 +176,7 @@ class Sandbox:
             home=cfg.home,
             config_dir=cfg.config_dir,
             scratch=state_dir / "sandbox",
+            visible=visible,
         )
         argv, placeholders = bwrap_argv(found.path, spec, command)
         with self._lock:
