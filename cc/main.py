@@ -375,7 +375,6 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
         max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
         thinking_budget=_thinking_budget(settings),
         max_output_tokens=_max_output_tokens(),
-        permission_mode=gate.mode,
     )
     if args.session_id:
         config.session_id = _valid_uuid(args.session_id)

@@ -46,8 +46,8 @@ Sessions = Sequence[SessionSummary]
 class Services:
     """Hooks into parts the UI does not own. All optional."""
 
-    #: Change the permission mode (Shift+Tab). Default: the checker's `mode` (runtime.permissions)
-    #: and engine.config.permission_mode. May raise ValueError (shown, mode unchanged).
+    #: Change the permission mode (Shift+Tab). Default: set the permission checker's `mode`,
+    #: its one owner. May raise ValueError (shown, mode unchanged).
     set_mode: Callable[[str], None] | None = None
     #: {"allow": [...], "deny": [...], "ask": [...]} for /permissions.
     #: Default: runtime.permissions.rules_summary(), else the settings' lists.

@@ -11,9 +11,8 @@ from cc.commands.context import CommandContext, CommandResult
 
 
 def current_mode(ctx: CommandContext) -> str:
-    """The permission checker's mode when there is one, else the engine's."""
-    checker = getattr(ctx.runtime, "permissions", None)
-    return str(getattr(checker, "mode", None) or ctx.engine.config.permission_mode)
+    """The permission mode, as its owner (the engine's permission checker) has it."""
+    return ctx.engine.permission_mode
 
 
 def key_source(ctx: CommandContext) -> str:

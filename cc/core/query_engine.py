@@ -48,7 +48,6 @@ class EngineConfig:
     max_turns: int | None = None
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
-    permission_mode: str = "default"
     session_id: str = field(default_factory=new_uuid)
 
 
@@ -90,6 +89,11 @@ class QueryEngine:
     @property
     def session_id(self) -> str:
         return self.config.session_id
+
+    @property
+    def permission_mode(self) -> str:
+        """The mode of the permission checker, its one owner."""
+        return str(getattr(self.executor.permissions, "mode", "default"))
 
     def set_model(self, model: str) -> None:
         self.config.model = model

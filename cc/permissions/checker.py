@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import fnmatch
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cc.config.settings import add_permission_rules
@@ -36,9 +37,12 @@ class PermissionChecker:
         #: The Bash sandbox: sandboxed commands may be allowed without asking.
         self.sandbox = sandbox
         self._asking = asyncio.Lock()
+        self._mode_listeners: list[Callable[[str], None]] = []
 
     @property
     def mode(self) -> str:
+        """The permission mode. The checker is its one owner: the engine, the hooks, the
+        REPL footer and the records read it here, and hear of changes (`on_mode_change`)."""
         return self.context.mode
 
     @mode.setter
@@ -48,7 +52,15 @@ class PermissionChecker:
             raise ValueError(f"unknown permission mode: {value!r}")
         if value == "bypassPermissions" and self.context.bypass_disabled:
             raise ValueError("bypassPermissions mode is disabled by settings")
+        if value == self.context.mode:
+            return
         self.context.mode = value
+        for listener in list(self._mode_listeners):
+            listener(value)
+
+    def on_mode_change(self, listener: Callable[[str], None]) -> None:
+        """Call `listener(mode)` whenever the mode changes."""
+        self._mode_listeners.append(listener)
 
     # --- the gate ------------------------------------------------------------------------
 

@@ -29,7 +29,7 @@ def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str
         "tools": engine.registry.names,
         "mcp_servers": [],
         "model": engine.model,
-        "permissionMode": engine.config.permission_mode,
+        "permissionMode": engine.permission_mode,
         "slash_commands": [],
         "apiKeySource": runtime.credentials.source,
         "claude_code_version": version,

@@ -265,3 +265,27 @@ def test_bad_permission_shapes_warn(proj: Proj) -> None:
     checker = checker_from_files(proj)
     assert len(checker.context.warnings) == 3
     assert checker.rules_summary() == {"allow": [], "deny": [], "ask": []}
+
+
+def test_the_checker_owns_the_mode_and_tells_of_changes(proj: Proj) -> None:
+    from cc.core.client import Credentials, ModelClient
+    from cc.core.query_engine import EngineConfig, QueryEngine
+    from cc.tools.base import ToolContext
+    from cc.tools.executor import ToolExecutor
+    from cc.tools.registry import ToolRegistry
+
+    checker = make_checker(proj)
+    heard: list[str] = []
+    checker.on_mode_change(heard.append)
+    registry = ToolRegistry([])
+    executor = ToolExecutor(registry, ToolContext(cwd=proj.root), permissions=checker)
+    engine = QueryEngine(EngineConfig(model="m", system=[]), ModelClient(Credentials()),
+                         registry, executor)
+    checker.mode = "acceptEdits"
+    checker.mode = "acceptEdits"  # no change, no news
+    checker.mode = "plan"
+    assert heard == ["acceptEdits", "plan"]
+    assert engine.permission_mode == "plan"
+    with pytest.raises(ValueError):
+        checker.mode = "sideways"
+    assert heard == ["acceptEdits", "plan"] and engine.permission_mode == "plan"

@@ -94,7 +94,9 @@ class Repl:
         self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
         if self.gate is not None and getattr(self.gate, "ask", None) is None:
             self.gate.ask = self.dialogs  # someone to ask: the person at this terminal
-        self.mode = str(getattr(self.gate, "mode", None) or engine.config.permission_mode)
+        listen = getattr(self.gate, "on_mode_change", None)
+        if listen is not None:
+            listen(lambda _mode: self.invalidate())  # the footer shows it
         self._initial_mode = self.mode
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -249,14 +251,17 @@ class Repl:
         except ValueError as exc:  # e.g. bypassPermissions disabled by settings
             self.flash(str(exc))
             return
-        self.mode = mode
         self.invalidate()
+
+    @property
+    def mode(self) -> str:
+        """The permission mode, as its owner (the permission checker) has it."""
+        return self.engine.permission_mode
 
     def _set_mode(self, mode: str) -> None:
         gate = self.gate if self.gate is not None else self.engine.executor.permissions
         if hasattr(gate, "mode"):
             gate.mode = mode
-        self.engine.config.permission_mode = mode
 
     # --- drawing -------------------------------------------------------------------
 
