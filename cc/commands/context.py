@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from cc.app.runtime import Runtime
     from cc.commands.registry import CommandRegistry
     from cc.core.query_engine import QueryEngine
-    from cc.main import Runtime
     from cc.models.messages import UserMessage
 
 T = TypeVar("T")

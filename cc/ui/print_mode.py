@@ -43,8 +43,8 @@ from cc.ui.records import (
 )
 
 if TYPE_CHECKING:
+    from cc.app.runtime import Runtime
     from cc.core.query_engine import QueryEngine
-    from cc.main import Runtime
 
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
 _ERROR_TEXT = {

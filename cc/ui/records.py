@@ -10,9 +10,9 @@ from cc.models.content_blocks import ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 
 if TYPE_CHECKING:
+    from cc.app.runtime import Runtime
     from cc.core.events import Terminal
     from cc.core.query_engine import QueryEngine
-    from cc.main import Runtime
     from cc.models.usage import ModelUsage
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from cc.app.runtime import Runtime
 from cc.commands.context import CommandContext, Services, SessionSummary
 from cc.commands.registry import (
     CommandRegistry,
@@ -21,7 +22,6 @@ from cc.commands.registry import (
 from cc.config.settings import Settings, SettingsFile
 from cc.core.client import Credentials, ModelClient
 from cc.core.query_engine import EngineConfig, QueryEngine
-from cc.main import Runtime
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 from cc.permissions.gate import ModeGate

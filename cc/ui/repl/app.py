@@ -29,8 +29,8 @@ from cc.ui.repl.printer import Printer, color_enabled
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
+    from cc.app.runtime import Runtime
     from cc.core.query_engine import QueryEngine
-    from cc.main import Runtime
     from cc.models.messages import UserMessage
     from cc.ui.repl.turn_view import TurnView
 

@@ -1,0 +1,2 @@
+"""Building a session: options from flags, settings and environment, the runtime facts
+start-up found, and the factory that assembles an engine from them."""

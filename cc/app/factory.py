@@ -1,0 +1,237 @@
+"""Assembling an engine: one `AgentSpec` says what an agent is; `build_engine` wires it.
+
+    SessionOptions ─ main_spec() ─> AgentSpec ─ build_engine() ─> QueryEngine
+                                   (model, system sections, tools, permission mode,
+                                    limits, ids)
+
+`build_engine` gives the engine its own tool context (shell session, background
+tasks, read-file state), permission checker, hook runner and executor, and appends it
+to `runtime.engine_ref` (the late binding tools use to reach their engine). Problems
+come back as warnings, for the caller to show: nothing here prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cc.app.options import SessionOptions
+from cc.app.runtime import Runtime
+
+if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
+    from cc.hooks.runner import HookRunner
+    from cc.permissions.context import PermissionContext
+    from cc.prompts.builder import PromptSection
+    from cc.sandbox.sandbox import Sandbox
+    from cc.tools.registry import ToolRegistry
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    """What an agent is, independent of how it is wired."""
+
+    model: str
+    system: Sequence[PromptSection]
+    permission_mode: str = "default"
+    #: Built-in tools offered (None: all of them); a bare deny rule still hides one.
+    tools: tuple[str, ...] | None = None
+    max_turns: int | None = None
+    thinking_budget: int | None = None
+    max_output_tokens: int | None = None
+    session_id: str | None = None
+    #: Rules beyond the settings' (`--allowedTools`, `--disallowedTools`, `--add-dir`).
+    allowed_tools: tuple[str, ...] = ()
+    disallowed_tools: tuple[str, ...] = ()
+    add_dirs: tuple[str, ...] = ()
+    #: Set for a sub-agent: its id and the Agent tool call that started it.
+    agent_id: str | None = None
+    parent_tool_use_id: str | None = None
+
+
+@dataclass
+class Built:
+    engine: QueryEngine
+    warnings: list[str] = field(default_factory=list)
+
+
+def main_spec(options: SessionOptions, runtime: Runtime, tool_names: Sequence[str]) -> AgentSpec:
+    """The spec of the session's main agent: the full system prompt with CLAUDE.md."""
+    from cc.memory.claude_md import load_claude_md, render_claude_md
+    from cc.prompts.builder import build_system_prompt, environment_for
+
+    claude_md = None if options.system_prompt is not None else render_claude_md(
+        load_claude_md(runtime.cwd, runtime.config_dir)
+    )
+    system = build_system_prompt(
+        environment_for(runtime.cwd, options.model),
+        tool_names=list(tool_names),
+        claude_md=claude_md,
+        override=options.system_prompt,
+        append=options.append_system_prompt,
+        commit_trailer=options.commit_trailer,
+    )
+    return AgentSpec(
+        model=options.model,
+        system=system,
+        permission_mode=options.permission_mode,
+        tools=options.tools,
+        max_turns=options.max_turns,
+        thinking_budget=options.thinking_budget,
+        max_output_tokens=options.max_output_tokens,
+        session_id=options.session_id,
+        allowed_tools=options.allowed_tools,
+        disallowed_tools=options.disallowed_tools,
+        add_dirs=options.add_dirs,
+    )
+
+
+def build_session_engine(options: SessionOptions, runtime: Runtime) -> Built:
+    """The main agent's engine: its tools decide the prompt's tool section, so the
+    registry is settled (deny rules applied) before the spec is made."""
+    warnings: list[str] = []
+    permissions = _permission_context(options.permission_mode, options.allowed_tools,
+                                      options.disallowed_tools, options.add_dirs, runtime,
+                                      warnings)
+    registry = build_registry(options.tools, permissions)
+    spec = main_spec(options, runtime, registry.names)
+    return build_engine(spec, runtime, permissions=permissions, registry=registry,
+                        warnings=warnings)
+
+
+def build_engine(
+    spec: AgentSpec,
+    runtime: Runtime,
+    *,
+    permissions: PermissionContext | None = None,
+    registry: ToolRegistry | None = None,
+    warnings: list[str] | None = None,
+) -> Built:
+    from cc.core.client import ModelClient
+    from cc.core.query_engine import EngineConfig, QueryEngine
+    from cc.permissions.checker import PermissionChecker
+    from cc.tools.base import ToolContext
+    from cc.tools.executor import ToolExecutor
+    from cc.tools.shell import BackgroundTasks, ShellSession
+
+    warnings = [] if warnings is None else warnings
+    if permissions is None:
+        permissions = _permission_context(spec.permission_mode, spec.allowed_tools,
+                                          spec.disallowed_tools, spec.add_dirs, runtime,
+                                          warnings)
+    if registry is None:
+        registry = build_registry(spec.tools, permissions)
+    shell = ShellSession(runtime.cwd)
+    ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
+    permissions.shell_cwd = lambda: shell.cwd
+    ctx.read_denied = _read_denied(permissions)
+    # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
+    gate = PermissionChecker(permissions, sandbox=_sandbox(runtime, permissions, warnings))
+    runtime.permissions = gate
+    ctx.sandbox = gate.sandbox
+    config = EngineConfig(
+        model=spec.model,
+        system=spec.system,
+        max_turns=spec.max_turns,
+        thinking_budget=spec.thinking_budget,
+        max_output_tokens=spec.max_output_tokens,
+    )
+    if spec.session_id:
+        config.session_id = spec.session_id
+    hooks = _hooks(runtime, config.session_id, lambda: gate.mode, warnings)
+    executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
+    engine = QueryEngine(config, ModelClient(runtime.credentials), registry, executor,
+                         hooks=hooks)
+    runtime.engine_ref.append(engine)
+    ctx.extra["engine_ref"] = runtime.engine_ref
+    ctx.results_dir = lambda: _results_dir(engine)
+    return Built(engine, warnings)
+
+
+def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext) -> ToolRegistry:
+    """Tier 1 tools at once (later tiers are wired in here as they land), less those
+    `--tools` leaves out and those a bare deny rule hides from the model."""
+    from cc.permissions.checker import PermissionChecker
+    from cc.tools.bash import BashTool
+    from cc.tools.edit import EditTool
+    from cc.tools.glob import GlobTool
+    from cc.tools.grep import GrepTool
+    from cc.tools.read import ReadTool
+    from cc.tools.registry import ToolRegistry
+    from cc.tools.task_output import TaskOutputTool
+    from cc.tools.task_stop import TaskStopTool
+    from cc.tools.write import WriteTool
+
+    registry = ToolRegistry([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
+                             EditTool(), WriteTool(), TaskStopTool()])
+    hider = PermissionChecker(permissions)
+    for name in list(registry.names):
+        if (tools is not None and name not in tools) or hider.hides(name):
+            registry.pop(name)
+    return registry
+
+
+def _permission_context(
+    mode: str,
+    allowed: Sequence[str],
+    disallowed: Sequence[str],
+    add_dirs: Sequence[str],
+    runtime: Runtime,
+    warnings: list[str],
+) -> PermissionContext:
+    from cc.permissions.context import build_permission_context
+
+    permissions = build_permission_context(
+        runtime.settings, cwd=runtime.cwd, config_dir=runtime.config_dir, mode=mode,
+        allowed_tools=list(allowed), disallowed_tools=list(disallowed), add_dirs=list(add_dirs),
+    )
+    warnings += permissions.warnings
+    return permissions
+
+
+def _read_denied(permissions: PermissionContext) -> Callable[[str], bool] | None:
+    """What Grep and Glob leave out: files a Read deny rule covers (symlinks resolved)."""
+    from cc.permissions.path_policy import PathPolicy
+
+    if not any(r.tool == "Read" for r in permissions.rules.deny):
+        return None
+    return lambda path: PathPolicy(permissions.rules, permissions.scope()).denied(
+        path, write=False) is not None
+
+
+def _sandbox(runtime: Runtime, permissions: PermissionContext,
+             warnings: list[str]) -> Sandbox | None:
+    """The Bash sandbox if settings turn it on (nothing of it is imported otherwise)."""
+    raw = runtime.settings.get("sandbox")
+    if not (isinstance(raw, dict) and raw.get("enabled") is True):
+        return None
+    from cc.sandbox.config import load_sandbox_config
+    from cc.sandbox.sandbox import Sandbox
+
+    config = load_sandbox_config(runtime.settings, permissions)
+    warnings += config.warnings
+    sandbox = Sandbox(config)
+    warning = sandbox.startup_warning()  # looks for bubblewrap, once
+    if warning:
+        warnings.append(warning)
+    runtime.sandbox = sandbox
+    return sandbox
+
+
+def _results_dir(engine: QueryEngine) -> Path | None:
+    from cc.session.paths import tool_results_dir
+
+    return None if engine.transcript is None else tool_results_dir(engine.transcript.path)
+
+
+def _hooks(runtime: Runtime, session_id: str, permission_mode: Callable[[], str],
+           warnings: list[str]) -> HookRunner:
+    from cc.hooks.config import load_hooks
+    from cc.hooks.runner import HookRunner
+
+    config, problems = load_hooks(runtime.settings)
+    warnings += problems
+    return HookRunner(config, session_id=session_id, transcript_path=None, cwd=runtime.cwd,
+                      project_dir=runtime.cwd, permission_mode=permission_mode)

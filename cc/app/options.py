@@ -1,0 +1,132 @@
+"""SessionOptions: what the flags, settings and environment ask of a session, resolved once.
+
+`resolve_options()` is the one place flags meet settings and environment variables; it
+raises `UsageError` for what cannot be done and reads only the files flags name
+(`--system-prompt-file`). Everything after start-up works from the result.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cc.cli_args import split_tool_list
+from cc.errors import UsageError
+
+if TYPE_CHECKING:
+    from cc.config.settings import Settings
+
+#: What commits written in a session end with (settings `includeCoAuthoredBy`).
+COMMIT_TRAILER = "Co-Authored-By: Claude <noreply@anthropic.com>"
+
+
+@dataclass(frozen=True)
+class SessionOptions:
+    model: str
+    permission_mode: str
+    max_turns: int | None = None
+    thinking_budget: int | None = None
+    max_output_tokens: int | None = None
+    allowed_tools: tuple[str, ...] = ()
+    disallowed_tools: tuple[str, ...] = ()
+    add_dirs: tuple[str, ...] = ()
+    #: The built-in tools offered (`--tools`); None: the default set.
+    tools: tuple[str, ...] | None = None
+    #: `--system-prompt`/`--system-prompt-file`: replaces the built-in prompt.
+    system_prompt: str | None = None
+    append_system_prompt: str | None = None
+    commit_trailer: str | None = COMMIT_TRAILER
+    #: `--session-id`, validated.
+    session_id: str | None = None
+
+
+def resolve_options(
+    args: argparse.Namespace, settings: Settings, env: Mapping[str, str] | None = None
+) -> SessionOptions:
+    env = os.environ if env is None else env
+    override = args.system_prompt
+    if args.system_prompt_file:
+        if override is not None:
+            raise UsageError("Use either --system-prompt or --system-prompt-file, not both")
+        override = _read_flag_file(args.system_prompt_file, "--system-prompt-file")
+    append = args.append_system_prompt
+    appended_file = _read_flag_file(args.append_system_prompt_file, "--append-system-prompt-file")
+    if appended_file is not None:
+        append = f"{append}\n\n{appended_file}" if append else appended_file
+    tools = None
+    if args.tools is not None and args.tools.strip().lower() != "default":
+        tools = tuple(split_tool_list(args.tools))
+    return SessionOptions(
+        model=_model(args, settings, env),
+        permission_mode=_permission_mode(args, settings),
+        max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
+        thinking_budget=_thinking_budget(settings, env),
+        max_output_tokens=_max_output_tokens(env),
+        allowed_tools=tuple(split_tool_list(args.allowed_tools)),
+        disallowed_tools=tuple(split_tool_list(args.disallowed_tools)),
+        add_dirs=tuple(args.add_dir),
+        tools=tools,
+        system_prompt=override,
+        append_system_prompt=append,
+        commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
+        session_id=valid_uuid(args.session_id) if args.session_id else None,
+    )
+
+
+def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str]) -> str:
+    from cc.core.model_catalog import DEFAULT_MODEL, resolve_model
+
+    chosen = args.model or env.get("ANTHROPIC_MODEL") or settings.get("model")
+    return resolve_model(str(chosen or DEFAULT_MODEL))
+
+
+def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:
+    raw = env.get("MAX_THINKING_TOKENS")
+    if raw:
+        try:
+            return int(raw) if int(raw) > 0 else None
+        except ValueError:
+            raise UsageError(f"MAX_THINKING_TOKENS must be a number, not {raw!r}") from None
+    if settings.get("alwaysThinkingEnabled") is True:
+        return 31_999
+    return None
+
+
+def _max_output_tokens(env: Mapping[str, str]) -> int | None:
+    raw = env.get("CLAUDE_CODE_MAX_OUTPUT_TOKENS")
+    if not raw:
+        return None
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise UsageError(f"CLAUDE_CODE_MAX_OUTPUT_TOKENS must be a number, not {raw!r}") from None
+
+
+def _read_flag_file(path: str | None, flag: str) -> str | None:
+    if path is None:
+        return None
+    try:
+        return Path(path).expanduser().read_text(encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"{flag}: cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:
+    """The mode asked for; the permission context normalizes aliases such as `manual`."""
+    if args.dangerously_skip_permissions:
+        return "bypassPermissions"
+    mode = args.permission_mode or (settings.get("permissions") or {}).get("defaultMode")
+    return str(mode or "default")
+
+
+def valid_uuid(value: str) -> str:
+    import uuid
+
+    try:
+        return str(uuid.UUID(value))
+    except ValueError:
+        raise UsageError(f"--session-id must be a valid UUID, not {value!r}") from None

@@ -1,0 +1,63 @@
+"""SessionOptions from flags, settings and environment; engines built from an AgentSpec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cc.app.factory import AgentSpec, build_engine, build_session_engine
+from cc.app.options import COMMIT_TRAILER, resolve_options
+from cc.app.runtime import Runtime
+from cc.cli_args import build_parser
+from cc.config.settings import Settings
+from cc.core.client import Credentials
+from cc.errors import UsageError
+from cc.prompts.builder import PromptSection
+
+
+def runtime(tmp_path: Path, settings: Settings | None = None) -> Runtime:
+    (tmp_path / "config").mkdir(exist_ok=True)
+    return Runtime(tmp_path, tmp_path / "config", settings or Settings(), Credentials())
+
+
+def test_options_resolve_flags_over_settings_and_environment(tmp_path: Path) -> None:
+    prompt = tmp_path / "prompt.txt"
+    prompt.write_text("be brief")
+    args = build_parser().parse_args(["-p", "--max-turns", "0", "--tools", "Read,Bash",
+                                      "--append-system-prompt-file", str(prompt),
+                                      "--session-id", "5B9A3C1E-0F4D-4A7B-8C2D-1E3F5A7B9C0D"])
+    settings = Settings()
+    options = resolve_options(args, settings, {"ANTHROPIC_MODEL": "haiku",
+                                               "MAX_THINKING_TOKENS": "2048"})
+    assert options.model.startswith("claude-haiku")
+    assert options.max_turns is None  # 0: no limit
+    assert options.tools == ("Read", "Bash")
+    assert options.append_system_prompt == "be brief"
+    assert options.thinking_budget == 2048
+    assert options.session_id == "5b9a3c1e-0f4d-4a7b-8c2d-1e3f5a7b9c0d"
+    assert options.commit_trailer == COMMIT_TRAILER
+    with pytest.raises(UsageError, match="MAX_THINKING_TOKENS"):
+        resolve_options(args, settings, {"MAX_THINKING_TOKENS": "lots"})
+
+
+def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) -> None:
+    rt = runtime(tmp_path)
+    system = [PromptSection("intro", "You are a helper.", cacheable=True)]
+    first = build_engine(AgentSpec(model="claude-test-1", system=system), rt).engine
+    second = build_engine(AgentSpec(model="claude-test-1", system=system, tools=("Read",),
+                                    permission_mode="plan"), rt).engine
+    assert first.executor.ctx.shell is not second.executor.ctx.shell
+    assert first.executor is not second.executor and first.messages is not second.messages
+    assert second.registry.names == ["Read"] and "Bash" in first.registry.names
+    assert (first.permission_mode, second.permission_mode) == ("default", "plan")
+    assert rt.engine_ref == [first, second]
+
+
+def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
+    settings = Settings()
+    args = build_parser().parse_args(["-p", "--disallowedTools", "Bash"])
+    built = build_session_engine(resolve_options(args, settings, {}), runtime(tmp_path, settings))
+    assert "Bash" not in built.engine.registry.names
+    assert len(built.engine.config.system) >= 8  # the built-in sections
+    assert built.warnings == []
