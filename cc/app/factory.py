@@ -5,9 +5,13 @@
                                     limits, ids)
 
 `build_engine` gives the engine its own tool context (shell session, background
-tasks, read-file state), permission checker, hook runner and executor, and appends it
-to `runtime.engine_ref` (the late binding tools use to reach their engine). Problems
-come back as warnings, for the caller to show: nothing here prints.
+tasks, read-file state), permission checker, hook runner and executor.
+`build_session_engine` builds the session's main agent and makes it the runtime's
+(`runtime.engine_ref`, the late binding tools use to reach their engine, and
+`runtime.permissions`). `fork(parent, spec, runtime)` builds a sub-agent's engine: the
+parent's API client and permission rules, everything per conversation its own, and
+nobody to ask. Problems come back as warnings, for the caller to show: nothing here
+prints.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from cc.app.runtime import Runtime
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
+    from cc.permissions.checker import PermissionChecker
     from cc.permissions.context import PermissionContext
     from cc.prompts.builder import PromptSection
     from cc.sandbox.sandbox import Sandbox
@@ -54,6 +59,8 @@ class AgentSpec:
 @dataclass
 class Built:
     engine: QueryEngine
+    #: The engine's permission checker (the executor's gate).
+    checker: PermissionChecker
     warnings: list[str] = field(default_factory=list)
 
 
@@ -97,8 +104,32 @@ def build_session_engine(options: SessionOptions, runtime: Runtime) -> Built:
                                       warnings)
     registry = build_registry(options.tools, permissions)
     spec = main_spec(options, runtime, registry.names)
-    return build_engine(spec, runtime, permissions=permissions, registry=registry,
-                        warnings=warnings)
+    built = build_engine(spec, runtime, permissions=permissions, registry=registry,
+                         warnings=warnings)
+    runtime.permissions = built.checker
+    runtime.sandbox = built.checker.sandbox
+    runtime.engine_ref.append(built.engine)
+    built.engine.executor.ctx.extra["engine_ref"] = runtime.engine_ref
+    return built
+
+
+def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime) -> Built:
+    """A sub-agent's engine. It shares the parent's API client, permission rules (an
+    "always" answer holds for both), sandbox and hooks configuration; its messages,
+    tool context, shell, checker (in the spec's mode, with nobody to ask), hook runner
+    and transcript are its own. Closing it leaves what it shares open."""
+    import dataclasses
+
+    from cc.permissions.checker import PermissionChecker
+
+    parent_gate = parent.executor.permissions
+    if not isinstance(parent_gate, PermissionChecker):
+        raise TypeError("fork() needs a parent whose permissions are a PermissionChecker")
+    context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
+                                  warnings=[], shell_cwd=None)
+    built = build_engine(spec, runtime, permissions=context, parent=parent)
+    built.engine.executor.ctx.extra["engine_ref"] = [built.engine]
+    return built
 
 
 def build_engine(
@@ -108,7 +139,10 @@ def build_engine(
     permissions: PermissionContext | None = None,
     registry: ToolRegistry | None = None,
     warnings: list[str] | None = None,
+    parent: QueryEngine | None = None,
 ) -> Built:
+    """An engine for `spec`. With `parent` (a fork), its API client and sandbox are
+    shared; otherwise a new client is made and the settings decide the sandbox."""
     from cc.core.client import ModelClient
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.permissions.checker import PermissionChecker
@@ -127,9 +161,12 @@ def build_engine(
     ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
     permissions.shell_cwd = lambda: shell.cwd
     ctx.read_denied = _read_denied(permissions)
+    if parent is not None:
+        sandbox = parent.executor.ctx.sandbox
+    else:
+        sandbox = _sandbox(runtime, permissions, warnings)
     # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
-    gate = PermissionChecker(permissions, sandbox=_sandbox(runtime, permissions, warnings))
-    runtime.permissions = gate
+    gate = PermissionChecker(permissions, sandbox=sandbox)
     ctx.sandbox = gate.sandbox
     config = EngineConfig(
         model=spec.model,
@@ -142,12 +179,11 @@ def build_engine(
         config.session_id = spec.session_id
     hooks = _hooks(runtime, config.session_id, lambda: gate.mode, warnings)
     executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
-    engine = QueryEngine(config, ModelClient(runtime.credentials), registry, executor,
-                         hooks=hooks)
-    runtime.engine_ref.append(engine)
-    ctx.extra["engine_ref"] = runtime.engine_ref
+    client = parent.client if parent is not None else ModelClient(runtime.credentials)
+    engine = QueryEngine(config, client, registry, executor, hooks=hooks)
+    engine.shares_with_parent = parent is not None
     ctx.results_dir = lambda: _results_dir(engine)
-    return Built(engine, warnings)
+    return Built(engine, gate, warnings)
 
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext) -> ToolRegistry:
@@ -216,7 +252,6 @@ def _sandbox(runtime: Runtime, permissions: PermissionContext,
     warning = sandbox.startup_warning()  # looks for bubblewrap, once
     if warning:
         warnings.append(warning)
-    runtime.sandbox = sandbox
     return sandbox
 
 

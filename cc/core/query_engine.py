@@ -77,6 +77,8 @@ class QueryEngine:
         self.transcript_factory: Callable[[str], TranscriptWriter] | None = None
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
+        #: A fork: the client and sandbox belong to the parent, which closes them.
+        self.shares_with_parent = False
         #: Unknown content block types already warned about (once per session).
         self._warned_block_types: set[str] = set()
         self._clock = clock
@@ -231,10 +233,12 @@ class QueryEngine:
         ctx = self.executor.ctx
         if ctx.tasks is not None:
             await ctx.tasks.close()
-        if ctx.sandbox is not None:
-            await ctx.sandbox.close()
         if ctx.shell is not None:
             ctx.shell.close()
+        if self.shares_with_parent:
+            return
+        if ctx.sandbox is not None:
+            await ctx.sandbox.close()
         await self.client.close()
 
     def use_transcript(self, writer: TranscriptWriter | None) -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cc.app.factory import AgentSpec, build_engine, build_session_engine
+from cc.app.factory import AgentSpec, build_engine, build_session_engine, fork
 from cc.app.options import COMMIT_TRAILER, resolve_options
 from cc.app.runtime import Runtime
 from cc.cli_args import build_parser
@@ -14,6 +14,7 @@ from cc.config.settings import Settings
 from cc.core.client import Credentials
 from cc.errors import UsageError
 from cc.prompts.builder import PromptSection
+from tests.fakeapi import FakeAPI, Reply
 
 
 def runtime(tmp_path: Path, settings: Settings | None = None) -> Runtime:
@@ -51,7 +52,7 @@ def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) 
     assert first.executor is not second.executor and first.messages is not second.messages
     assert second.registry.names == ["Read"] and "Bash" in first.registry.names
     assert (first.permission_mode, second.permission_mode) == ("default", "plan")
-    assert rt.engine_ref == [first, second]
+    assert rt.engine_ref == [] and rt.permissions is None  # neither is the session's
 
 
 def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
@@ -61,3 +62,36 @@ def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path:
     assert "Bash" not in built.engine.registry.names
     assert len(built.engine.config.system) >= 8  # the built-in sections
     assert built.warnings == []
+
+
+async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    rt = runtime(tmp_path)
+    rt.credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
+    args = build_parser().parse_args(["-p", "--allowedTools", "Bash(make:*)"])
+    parent = build_session_engine(resolve_options(args, Settings(), {}), rt).engine
+    system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
+    child_built = fork(parent, AgentSpec(model="claude-test-1", system=system,
+                                         tools=("Read", "Grep"), permission_mode="plan"), rt)
+    child = child_built.engine
+    assert child.client is parent.client
+    assert child_built.checker.context.rules is rt.permissions.context.rules
+    assert child_built.checker.ask is None and child.permission_mode == "plan"
+    assert parent.permission_mode == "default"
+    assert child.executor.ctx.shell is not parent.executor.ctx.shell
+    assert rt.engine_ref == [parent]
+
+    fake_api.script(Reply("report from the child"), Reply("the parent goes on"))
+    async for _ in child.submit("look around"):
+        pass
+    await child.aclose()  # leaves the shared client open
+    async for _ in parent.submit("and you?"):
+        pass
+    first, second = fake_api.bodies
+    assert first["system"][0]["text"] == "You are a sub-agent."
+    assert [t["name"] for t in first["tools"]] == ["Grep", "Read"]
+    assert [m["content"][0]["text"] for m in second["messages"]] == ["and you?"]
+    assert parent.messages[-1].text == "the parent goes on"
+    await parent.aclose()
+    fake_api.assert_clean()
