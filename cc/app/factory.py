@@ -180,8 +180,8 @@ def build_engine(
     hooks = _hooks(runtime, config.session_id, lambda: gate.mode, warnings)
     executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
     client = parent.client if parent is not None else ModelClient(runtime.credentials)
-    engine = QueryEngine(config, client, registry, executor, hooks=hooks)
-    engine.shares_with_parent = parent is not None
+    engine = QueryEngine(config, client, registry, executor, hooks=hooks,
+                         shares_with_parent=parent is not None)
     ctx.results_dir = lambda: _results_dir(engine)
     return Built(engine, gate, warnings)
 

@@ -26,11 +26,13 @@ from cc.core.events import (
     UserEvent,
 )
 from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
+from cc.core.supervisor import Supervisor
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
 from cc.models.state import QueryState
 from cc.models.usage import UsageTotals
 from cc.prompts.builder import PromptSection
+from cc.tools.base import ToolContext
 from cc.tools.executor import Denial, ToolExecutor
 from cc.tools.registry import ToolRegistry
 
@@ -61,6 +63,7 @@ class QueryEngine:
         *,
         hooks: HookRunner | None = None,
         clock: Callable[[], float] = time.monotonic,
+        shares_with_parent: bool = False,
     ) -> None:
         self.config = config
         self.hooks = hooks
@@ -78,7 +81,10 @@ class QueryEngine:
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
         #: A fork: the client and sandbox belong to the parent, which closes them.
-        self.shares_with_parent = False
+        self.shares_with_parent = shares_with_parent
+        #: Background work and open resources, all ended by `aclose()`.
+        self.supervisor = Supervisor()
+        self._own_resources(executor.ctx)
         #: Unknown content block types already warned about (once per session).
         self._warned_block_types: set[str] = set()
         self._clock = clock
@@ -226,20 +232,31 @@ class QueryEngine:
             return None
         return UserMessage.text(system_reminder(outcome.additional_context), is_meta=True)
 
+    def _own_resources(self, ctx: ToolContext) -> None:
+        """What `aclose()` ends, in this order: background commands, the shell, then the
+        sandbox and the connection (the parent's in a fork, so left open). Read from the
+        context when closing: a test may attach a shell later."""
+
+        async def tasks() -> None:
+            if ctx.tasks is not None:
+                await ctx.tasks.close()
+
+        async def sandbox() -> None:
+            if ctx.sandbox is not None:
+                await ctx.sandbox.close()
+
+        if not self.shares_with_parent:
+            self.supervisor.on_close(self.client.close)
+            self.supervisor.on_close(sandbox)
+        self.supervisor.on_close(lambda: ctx.shell.close() if ctx.shell is not None else None)
+        self.supervisor.on_close(tasks)
+
     async def aclose(self) -> None:
-        """End of the session: stop background commands, drop the shell, close the connection."""
+        """End of the session: the transcript, then the supervisor (background work,
+        background commands, the shell, the connection)."""
         if self.transcript is not None:
             self.transcript.close()
-        ctx = self.executor.ctx
-        if ctx.tasks is not None:
-            await ctx.tasks.close()
-        if ctx.shell is not None:
-            ctx.shell.close()
-        if self.shares_with_parent:
-            return
-        if ctx.sandbox is not None:
-            await ctx.sandbox.close()
-        await self.client.close()
+        await self.supervisor.aclose()
 
     def use_transcript(self, writer: TranscriptWriter | None) -> None:
         """Save to `writer` from now on (closing the one before); hooks learn the path."""
