@@ -153,12 +153,12 @@ def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, An
     content = last["content"]
     if isinstance(content, str):
         content = [{"type": "text", "text": content}]
-    content = [dict(b) for b in content]
-    for block in reversed(content):
+    blocks: list[dict[str, Any]] = [dict(b) for b in content]
+    for block in reversed(blocks):
         if block.get("type") not in ("thinking", "redacted_thinking"):
             block["cache_control"] = dict(_EPHEMERAL)
             break
-    last["content"] = content
+    last["content"] = blocks
     out[-1] = last
     return out
 
@@ -227,31 +227,30 @@ class ModelClient:
             call: BlockComplete | None = None
             try:
                 async for event in stream:
-                    kind = event.type
-                    if kind in _RAW_EVENTS:
+                    if event.type in _RAW_EVENTS:
                         yield StreamEvent(functools.partial(_raw_event, event))
-                    if kind == "text":
+                    if event.type == "text":
                         if event.text:
                             yield TextDelta(event.text)
-                    elif kind == "content_block_start":
+                    elif event.type == "content_block_start":
                         if call is not None:
                             yield call
                             call = None
                         open_blocks.add(event.index)
                         if event.content_block.type in ("thinking", "redacted_thinking"):
                             yield ThinkingStarted()
-                    elif kind == "content_block_stop":
+                    elif event.type == "content_block_stop":
                         open_blocks.discard(event.index)
                         done = BlockComplete(event.index, parse_block(event.content_block))
                         if isinstance(done.block, ToolUseBlock):
                             call = done
                         else:
                             yield done
-                    elif kind == "message_delta":
+                    elif event.type == "message_delta":
                         if call is not None and event.delta.stop_reason != "max_tokens":
                             yield call
                         call = None
-                    elif kind == "message_stop":
+                    elif event.type == "message_stop":
                         ended = True
             except anthropic.APIStatusError:
                 raise  # an `error` event in the stream: the retry module reads its type

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -43,7 +43,13 @@ from cc.core.events import (
 from cc.core.model_catalog import model_info
 from cc.core.retry import stream_with_retries
 from cc.errors import ModelCallError, PromptTooLongError
-from cc.models.content_blocks import OpaqueBlock, TextBlock, ToolResultBlock, ToolUseBlock
+from cc.models.content_blocks import (
+    ContentBlock,
+    OpaqueBlock,
+    TextBlock,
+    ToolResultBlock,
+    ToolUseBlock,
+)
 from cc.models.messages import (
     AssistantMessage,
     Message,
@@ -229,7 +235,7 @@ def _refused(
     """Keep what the model said (not its calls); say so once and go on, then give up."""
     state.safety_stops += 1
     events: list[Event] = []
-    said = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
+    said: list[ContentBlock] = [b for b in assistant.content if not isinstance(b, ToolUseBlock)]
     if said:
         assistant.content = said
         messages.append(assistant)
@@ -393,7 +399,9 @@ class _Streamed:
     shown_text: list[str] = field(default_factory=list)
 
 
-async def _stream(request: ModelRequest, deps: LoopDeps, turn: _Streamed) -> AsyncIterator[Event]:
+async def _stream(
+    request: ModelRequest, deps: LoopDeps, turn: _Streamed
+) -> AsyncGenerator[Event, None]:
     try:
         yield RequestStart(request.model)
         async for item in stream_with_retries(
@@ -447,7 +455,7 @@ async def _collect(
     tools: StreamingToolExecutor,
     messages: list[Message],
     cut: ToolUseBlock | None,
-) -> AsyncIterator[Event]:
+) -> AsyncGenerator[Event, None]:
     tools.close()
     done: dict[str, ToolDone] = {}
     if cut is not None:

@@ -119,7 +119,7 @@ class GlobTool(RipgrepTool):
             return []
         # Hidden files are skipped unless the pattern itself names a hidden part.
         hidden = any(part.startswith(".") for part in glob.split("/"))
-        exclude = list(EXCLUDED_DIRS)
+        exclude: list[str] = list(EXCLUDED_DIRS)
         if self._rg is None:
             files = await asyncio.to_thread(
                 search_fallback.list_files, root, hidden=hidden, exclude=exclude

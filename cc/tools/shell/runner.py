@@ -22,7 +22,7 @@ import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from cc.tools.shell.session import ShellRun, ShellSession
 
@@ -325,8 +325,8 @@ async def _wait(
 ) -> str:
     """'exited', 'timeout' or 'aborted', whichever comes first."""
     exited = asyncio.ensure_future(proc.wait())
-    waiters: set[asyncio.Future[object]] = {exited}
-    aborted = None
+    waiters: set[asyncio.Future[Any]] = {exited}
+    aborted: asyncio.Future[Any] | None = None
     if abort is not None:
         aborted = asyncio.ensure_future(abort.wait())
         waiters.add(aborted)

@@ -163,6 +163,7 @@ class BackgroundTasks:
                 f.seek(0, os.SEEK_END)
                 end = f.tell()
                 start = min(task.read_offset, end)
+                data = head = tail = b""
                 if end - start <= MAX_READ_BYTES:
                     f.seek(start)
                     data = f.read(end - start)
