@@ -189,7 +189,7 @@ def build_engine(
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext) -> ToolRegistry:
     """Tier 1 tools at once (later tiers are wired in here as they land), less those
     `--tools` leaves out and those a bare deny rule hides from the model."""
-    from cc.permissions.checker import PermissionChecker
+    from cc.permissions.checker import hides
     from cc.tools.bash import BashTool
     from cc.tools.edit import EditTool
     from cc.tools.glob import GlobTool
@@ -202,9 +202,8 @@ def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext
 
     registry = ToolRegistry([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
                              EditTool(), WriteTool(), TaskStopTool()])
-    hider = PermissionChecker(permissions)
     for name in list(registry.names):
-        if (tools is not None and name not in tools) or hider.hides(name):
+        if (tools is not None and name not in tools) or hides(permissions, name):
             registry.pop(name)
     return registry
 

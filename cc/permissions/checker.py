@@ -136,17 +136,10 @@ class PermissionChecker:
     # --- for the registry, /permissions and "always" ----------------------------------------
 
     def hidden_tools(self) -> set[str]:
-        """Tool names (or fnmatch patterns such as `mcp__*`) that bare deny rules remove
-        from the model's view."""
-        out: set[str] = set()
-        for rule in self.context.rules.deny:
-            if rule.specifier is None and rule.param is None:
-                server = rule.tool.startswith("mcp__") and "__" not in rule.tool[5:]
-                out.add(rule.tool + "__*" if server and "*" not in rule.tool else rule.tool)
-        return out
+        return hidden_tools(self.context)
 
     def hides(self, tool_name: str) -> bool:
-        return any(fnmatch.fnmatchcase(tool_name, p) for p in self.hidden_tools())
+        return hides(self.context, tool_name)
 
     def rules_summary(self) -> dict[str, list[str]]:
         rules = self.context.rules
@@ -167,6 +160,21 @@ class PermissionChecker:
             if warning:
                 warnings.append(warning)
         return warnings
+
+
+def hidden_tools(context: PermissionContext) -> set[str]:
+    """Tool names (or fnmatch patterns such as `mcp__*`) that bare deny rules remove
+    from the model's view."""
+    out: set[str] = set()
+    for rule in context.rules.deny:
+        if rule.specifier is None and rule.param is None:
+            server = rule.tool.startswith("mcp__") and "__" not in rule.tool[5:]
+            out.add(rule.tool + "__*" if server and "*" not in rule.tool else rule.tool)
+    return out
+
+
+def hides(context: PermissionContext, tool_name: str) -> bool:
+    return any(fnmatch.fnmatchcase(tool_name, p) for p in hidden_tools(context))
 
 
 def _param_rules(a: Assessment, tool_name: str, data: dict[str, Any],
