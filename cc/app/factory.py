@@ -108,8 +108,8 @@ def build_session_engine(options: SessionOptions, runtime: Runtime) -> Built:
                          warnings=warnings)
     runtime.permissions = built.checker
     runtime.sandbox = built.checker.sandbox
-    runtime.engine_ref.append(built.engine)
-    built.engine.executor.ctx.extra["engine_ref"] = runtime.engine_ref
+    runtime.engine_ref.bind(built.engine)
+    built.engine.executor.ctx.engine_ref = runtime.engine_ref
     return built
 
 
@@ -127,9 +127,7 @@ def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime) -> Built:
         raise TypeError("fork() needs a parent whose permissions are a PermissionChecker")
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
                                   warnings=[], shell_cwd=None)
-    built = build_engine(spec, runtime, permissions=context, parent=parent)
-    built.engine.executor.ctx.extra["engine_ref"] = [built.engine]
-    return built
+    return build_engine(spec, runtime, permissions=context, parent=parent)
 
 
 def build_engine(
@@ -144,10 +142,10 @@ def build_engine(
     """An engine for `spec`. With `parent` (a fork), its API client and sandbox are
     shared; otherwise a new client is made and the settings decide the sandbox."""
     from cc.core.client import ModelClient
+    from cc.core.pipeline.executor import ToolExecutor
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.permissions.checker import PermissionChecker
-    from cc.tools.base import ToolContext
-    from cc.tools.executor import ToolExecutor
+    from cc.tools.base import EngineRef, ToolContext
     from cc.tools.shell import BackgroundTasks, ShellSession
 
     warnings = [] if warnings is None else warnings
@@ -183,6 +181,7 @@ def build_engine(
     engine = QueryEngine(config, client, registry, executor, hooks=hooks,
                          shares_with_parent=parent is not None)
     ctx.results_dir = lambda: _results_dir(engine)
+    ctx.engine_ref = EngineRef(engine)
     return Built(engine, gate, warnings)
 
 

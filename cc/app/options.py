@@ -78,7 +78,7 @@ def resolve_options(
 
 
 def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str]) -> str:
-    from cc.core.model_catalog import DEFAULT_MODEL, resolve_model
+    from cc.models.catalog import DEFAULT_MODEL, resolve_model
 
     chosen = args.model or env.get("ANTHROPIC_MODEL") or settings.get("model")
     return resolve_model(str(chosen or DEFAULT_MODEL))

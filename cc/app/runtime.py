@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
+    from cc.tools.base import EngineRef
 
 
 @dataclass
@@ -20,8 +21,8 @@ class Runtime:
     config_dir: Path
     settings: Settings
     credentials: Credentials
-    #: Late binding: the engine, appended once built (tools that need it close over this).
-    engine_ref: list[QueryEngine] = field(default_factory=list)
+    #: Late binding to the session's main engine, bound once it is built.
+    engine_ref: EngineRef = field(default_factory=lambda: _engine_ref())
     #: The conversation continues an earlier one (-c / -r).
     resumed: bool = False
     #: The permission checker (the REPL gives it someone to ask and cycles its mode).
@@ -31,4 +32,10 @@ class Runtime:
 
     @property
     def engine(self) -> QueryEngine:
-        return self.engine_ref[0]
+        return self.engine_ref.get()
+
+
+def _engine_ref() -> EngineRef:
+    from cc.tools.base import EngineRef
+
+    return EngineRef()

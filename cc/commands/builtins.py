@@ -74,7 +74,7 @@ async def compact_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def model_command(ctx: CommandContext, args: str) -> CommandResult:
-    from cc.core.model_catalog import ALIASES, DEFAULT_MODEL, resolve_model
+    from cc.models.catalog import ALIASES, DEFAULT_MODEL, resolve_model
 
     if not args:
         ctx.say(f"Current model: {ctx.engine.model}")
@@ -90,10 +90,10 @@ async def model_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def cost_command(ctx: CommandContext, args: str) -> CommandResult:
-    from cc.ui.render import render_cost
+    from cc.figures import cost_report
 
     added, removed = code_changes(ctx.engine)
-    render_cost(ctx.console, ctx.engine.usage, ctx.clock() - ctx.started, added, removed)
+    ctx.say(cost_report(ctx.engine.usage, ctx.clock() - ctx.started, added, removed))
     return CommandResult()
 
 

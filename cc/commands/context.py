@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from cc.app.runtime import Runtime
     from cc.commands.registry import CommandRegistry
     from cc.core.query_engine import QueryEngine
-    from cc.models.messages import UserMessage
+    from cc.models.messages import Message, UserMessage
 
 T = TypeVar("T")
 
@@ -93,6 +93,8 @@ class CommandContext:
     choose: Callable[[str, Sequence[str]], Awaitable[int | None]] | None = None
     #: Open a file in the user's editor on the terminal; returns the exit status.
     edit_file: Callable[[Path], Awaitable[int]] | None = None
+    #: Show a conversation as the REPL would (after /resume). None: not shown.
+    replay: Callable[[Sequence[Message]], None] | None = None
 
     @property
     def cwd(self) -> Path:

@@ -108,9 +108,9 @@ def _tokens(value: Any) -> int:
 
 
 async def context_command(ctx: CommandContext, args: str) -> CommandResult:
-    from cc.core.model_catalog import model_info
+    from cc.figures import format_tokens
+    from cc.models.catalog import model_info
     from cc.models.messages import normalize_messages_for_api
-    from cc.ui.render import format_tokens
 
     engine = ctx.engine
     sections = list(engine.config.system)

@@ -69,10 +69,9 @@ async def resume_command(ctx: CommandContext, args: str) -> CommandResult:
             return CommandResult()
         chosen = ids[index]
     await maybe_await(services.resume_session(chosen))
-    from cc.ui.repl.replay import render_conversation
-
-    render_conversation(ctx.console, ctx.engine.messages, ctx.cwd)
-    ctx.say("")
+    if ctx.replay is not None:
+        ctx.replay(ctx.engine.messages)
+        ctx.say("")
     ctx.say(f"Resumed conversation {chosen}.", style="dim")
     return CommandResult()
 

@@ -25,6 +25,7 @@ from cc.core.events import (
     ToolDone,
     UserEvent,
 )
+from cc.core.pipeline.executor import Denial, ToolExecutor
 from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
 from cc.models.content_blocks import TextBlock
@@ -33,7 +34,6 @@ from cc.models.state import QueryState
 from cc.models.usage import UsageTotals
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolContext
-from cc.tools.executor import Denial, ToolExecutor
 from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:

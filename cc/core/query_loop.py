@@ -40,9 +40,11 @@ from cc.core.events import (
     ToolDone,
     UserEvent,
 )
-from cc.core.model_catalog import model_info
+from cc.core.pipeline.executor import ToolExecutor
+from cc.core.pipeline.streaming import StreamingToolExecutor
 from cc.core.retry import stream_with_retries
 from cc.errors import ModelCallError, PromptTooLongError
+from cc.models.catalog import model_info
 from cc.models.content_blocks import (
     ContentBlock,
     OpaqueBlock,
@@ -61,8 +63,6 @@ from cc.models.state import QueryState
 from cc.prompts import load_text
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolResult
-from cc.tools.executor import ToolExecutor
-from cc.tools.streaming_executor import StreamingToolExecutor
 
 DEFAULT_MAX_OUTPUT = 16_384
 ESCALATED_MAX_OUTPUT = 65_536

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cc.core.model_catalog import model_info
+from cc.models.catalog import model_info
 
 
 @dataclass

@@ -112,10 +112,8 @@ class PermissionChecker:
                             shell_cwd=shell_cwd)
             _param_rules(a, tool.name, data, ctx)
             if tool.name == "Bash" and self.sandbox is not None:
-                from cc.sandbox.policy import apply_sandbox
-
-                apply_sandbox(a, self.sandbox, str(data.get("command", "")),
-                              bool(data.get("dangerouslyDisableSandbox")))
+                self.sandbox.assess(a, str(data.get("command", "")),
+                                    bool(data.get("dangerouslyDisableSandbox")))
         else:
             a = assess_tool(tool.name, data, read_only=tool.is_read_only(inp), rules=ctx.rules,
                             mode=mode, scope=scope)

@@ -26,6 +26,7 @@ from cc.sandbox.config import SandboxConfig
 from cc.sandbox.diagnose import failure_hint
 
 if TYPE_CHECKING:
+    from cc.permissions.verdict import Assessment
     from cc.sandbox.proxy import DomainProxy
     from cc.tools.shell.session import ShellRun
 
@@ -139,6 +140,12 @@ class Sandbox:
         return Placement(True)
 
     # --- running inside -------------------------------------------------------------------
+
+    def assess(self, a: Assessment, command: str, disable: bool = False) -> None:
+        """Fold where `command` would run into the permission assessment `a`."""
+        from cc.sandbox.policy import apply_sandbox
+
+        apply_sandbox(a, self, command, disable)
 
     def env_overlay(self) -> dict[str, str]:
         """Variables every sandboxed command gets (and does not carry over)."""

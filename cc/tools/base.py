@@ -13,9 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
     from cc.sandbox.sandbox import Sandbox
     from cc.tools.shell import BackgroundTasks, ShellSession
 
@@ -55,6 +56,30 @@ class FileReadRecord:
     limit: int | None = None
 
 
+class EngineRef:
+    """Late binding to the engine a tool runs in: made before the engine, bound once it
+    exists. The one way a tool that needs its engine (Agent, the team tools) reaches it."""
+
+    def __init__(self, engine: QueryEngine | None = None) -> None:
+        self._engine = engine
+
+    def bind(self, engine: QueryEngine) -> None:
+        self._engine = engine
+
+    @property
+    def bound(self) -> bool:
+        return self._engine is not None
+
+    def get(self) -> QueryEngine:
+        if self._engine is None:
+            raise ToolUnavailable("this tool needs an engine, and none is bound yet")
+        return self._engine
+
+
+class ToolUnavailable(RuntimeError):
+    """A tool needs a resource its context lacks (the executor reports it to the model)."""
+
+
 @dataclass
 class ToolContext:
     """What a tool may use while it runs. Built by the engine, one per conversation."""
@@ -63,11 +88,12 @@ class ToolContext:
     read_files: dict[str, FileReadRecord] = field(default_factory=dict)
     progress: Callable[[str], None] | None = None
     abort: asyncio.Event = field(default_factory=asyncio.Event)
-    extra: dict[str, Any] = field(default_factory=dict)
     #: The conversation's shell state and background commands. The engine creates both
-    #: up front and closes them at the end (`await tasks.close(); shell.close()`).
+    #: up front and closes them at the end; a context without them has no Bash.
     shell: ShellSession | None = None
     tasks: BackgroundTasks | None = None
+    #: The engine these tools run in (None: a bare context, as in unit tests).
+    engine_ref: EngineRef | None = None
     #: The id of the call being run (the executor sets it on each call's copy).
     tool_use_id: str | None = None
     #: Where a tool saves output too long to return whole: the session's
@@ -80,6 +106,21 @@ class ToolContext:
     #: The Bash sandbox (None: settings leave it off, and every command runs as is).
     sandbox: Sandbox | None = None
 
+    def shell_session(self) -> ShellSession:
+        if self.shell is None:
+            raise ToolUnavailable("no shell session in this context")
+        return self.shell
+
+    def background_tasks(self) -> BackgroundTasks:
+        if self.tasks is None:
+            raise ToolUnavailable("no background tasks in this context")
+        return self.tasks
+
+    def engine(self) -> QueryEngine:
+        if self.engine_ref is None:
+            raise ToolUnavailable("this tool needs an engine, and the context has none")
+        return self.engine_ref.get()
+
     def resolve(self, path: str) -> Path:
         """An absolute path for `path`, relative ones taken from the working folder."""
         p = Path(path).expanduser()
@@ -87,9 +128,12 @@ class ToolContext:
 
 
 class Tool:
-    """Base class of tools. Subclasses set the class attributes and implement `call`."""
+    """A tool, as the loop sees it: a `name`, an `input_schema()`, `validate(raw)` and
+    `call`. Pydantic tools set `input_model` and get the schema and validation from it;
+    a tool built at run time (an MCP tool, an agent) may set `name` per instance and
+    override `input_schema` and `validate`."""
 
-    name: ClassVar[str]
+    name: str
     input_model: ClassVar[type[ToolInput]]
     aliases: ClassVar[tuple[str, ...]] = ()
     #: Name of the description file under cc/prompts/tools/ (default: `<name>.md`).
@@ -111,6 +155,13 @@ class Tool:
 
     def input_schema(self) -> dict[str, Any]:
         return input_schema_of(self.input_model)
+
+    def validate(self, raw: dict[str, Any]) -> ToolInput | str:
+        """The call's input, checked; or, as a string, what the model is told is wrong."""
+        try:
+            return self.input_model.model_validate(raw)
+        except ValidationError as exc:
+            return format_validation_error(self.name, exc)
 
     def api_definition(self) -> dict[str, Any]:
         return {
@@ -169,3 +220,20 @@ def optional_without_null(schema: dict[str, Any], *_: Any) -> None:
             prop["anyOf"] = kept
         if "default" in prop and prop["default"] is None:
             del prop["default"]
+
+
+def format_validation_error(tool_name: str, exc: ValidationError) -> str:
+    """Pydantic's complaints, phrased for the model."""
+    lines = []
+    for err in exc.errors():
+        where = ".".join(str(p) for p in err["loc"]) or "input"
+        if err["type"] == "missing":
+            lines.append(f"The required parameter `{where}` is missing")
+        elif err["type"] == "extra_forbidden":
+            lines.append(f"An unexpected parameter `{where}` was provided")
+        else:
+            lines.append(f"The parameter `{where}` is invalid: {err['msg']}")
+    issues = "issue" if len(lines) == 1 else "issues"
+    return f"InputValidationError: {tool_name} failed due to the following {issues}:\n" + "\n".join(
+        lines
+    )

@@ -24,7 +24,6 @@ from cc.tools.base import (
     ToolResult,
     optional_without_null,
 )
-from cc.tools.shell import session_of, tasks_of
 from cc.tools.shell.runner import DEFAULT_MAX_OUTPUT, RunResult, run_foreground
 
 if TYPE_CHECKING:
@@ -121,7 +120,7 @@ class BashTool(Tool):
         limit = timeout_ms(inp.timeout)
         confined: list[ConfinedRun] = []
         result = await run_foreground(
-            session_of(ctx),
+            ctx.shell_session(),
             inp.command,
             timeout=limit / 1000,
             max_output=max_output(),
@@ -143,8 +142,8 @@ class BashTool(Tool):
     async def _background(
         self, inp: BashInput, ctx: ToolContext, sandbox: Sandbox | None, note: str | None
     ) -> ToolResult:
-        shell = session_of(ctx)
-        task = await tasks_of(ctx).start(shell, inp.command, inp.description, sandbox=sandbox)
+        shell = ctx.shell_session()
+        task = await ctx.background_tasks().start(shell, inp.command, inp.description, sandbox=sandbox)
         content = (
             f"Command running in background with ID: {task.id}. "
             f"Output is being written to: {task.output_path}"
@@ -167,7 +166,7 @@ def _spill_path(ctx: ToolContext) -> Callable[[], Path]:
     def path() -> Path:
         folder = ctx.results_dir() if ctx.results_dir is not None else None
         if folder is None:
-            folder = session_of(ctx).state_dir / "tool-results"
+            folder = ctx.shell_session().state_dir / "tool-results"
         name = re.sub(r"[^A-Za-z0-9_-]", "_", ctx.tool_use_id or "")
         if not name or (folder / f"{name}.txt").exists():
             name = f"{name or 'bash'}-{secrets.token_hex(4)}"

@@ -16,7 +16,6 @@ from cc.tools.base import (
     optional_without_null,
 )
 from cc.tools.bash import max_output
-from cc.tools.shell import tasks_of
 from cc.tools.shell.runner import clip
 from cc.tools.shell.tasks import TASK_TYPE
 
@@ -57,7 +56,7 @@ class TaskOutputTool(ReadOnlyTool):
                 pattern = re.compile(inp.filter)
             except re.error as exc:
                 return ToolResult.error(f"Invalid filter regex {inp.filter!r}: {exc}")
-        tasks = tasks_of(ctx)
+        tasks = ctx.background_tasks()
         task = tasks.get(task_id)
         if task is None:
             return ToolResult.error(f"No task found with ID: {task_id}")

@@ -13,7 +13,6 @@ from cc.tools.base import (
     ToolResult,
     optional_without_null,
 )
-from cc.tools.shell import tasks_of
 from cc.tools.shell.tasks import TASK_TYPE
 
 
@@ -39,7 +38,7 @@ class TaskStopTool(Tool):
         task_id = inp.task_id or inp.shell_id
         if not task_id:
             return ToolResult.error("The required parameter `task_id` is missing")
-        tasks = tasks_of(ctx)
+        tasks = ctx.background_tasks()
         task = tasks.get(task_id)
         if task is None:
             return ToolResult.error(f"No task found with ID: {task_id}")

@@ -264,7 +264,7 @@ def _aborted(turn: _Turn) -> Terminal:
 async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMessage:
     """The user message for `prompt`: a custom `/command` expanded, `@files` attached."""
     from cc.commands.registry import prepare_prompt
-    from cc.core.model_catalog import resolve_model
+    from cc.models.catalog import resolve_model
     from cc.permissions.grants import command_permit
 
     permit = command_permit(runtime.permissions, engine.registry.get("Bash"))

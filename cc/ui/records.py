@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from cc.core.model_catalog import model_info
+from cc.models.catalog import model_info
 from cc.models.content_blocks import ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 

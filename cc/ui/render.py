@@ -24,6 +24,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from cc.figures import cost_report
+
 if TYPE_CHECKING:
     from cc.models.content_blocks import OpaqueBlock
     from cc.models.usage import UsageTotals
@@ -359,28 +361,6 @@ def render_shell(
 # --- /cost ---------------------------------------------------------------------------
 
 
-def format_tokens(n: int) -> str:
-    if n < 1000:
-        return str(n)
-    if n < 1_000_000:
-        return f"{n / 1000:.1f}k"
-    return f"{n / 1_000_000:.1f}m"
-
-
-def format_cost(usd: float) -> str:
-    return f"${usd:.2f}" if usd > 0.5 else f"${usd:.4f}"
-
-
-def format_duration(seconds: float) -> str:
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(seconds, 60)
-    if minutes < 60:
-        return f"{int(minutes)}m {secs:.1f}s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{int(hours)}h {int(minutes)}m {secs:.0f}s"
-
-
 def render_cost(
     console: Console,
     usage: UsageTotals,
@@ -388,32 +368,7 @@ def render_cost(
     lines_added: int = 0,
     lines_removed: int = 0,
 ) -> None:
-    rows = [
-        ("Total cost:", format_cost(usage.cost_usd)),
-        ("Total duration (API):", format_duration(usage.api_duration_ms / 1000)),
-        ("Total duration (wall):", format_duration(wall_s)),
-        ("Total code changes:", f"{lines_added} {_plural(lines_added, 'line')} added, "
-                                f"{lines_removed} {_plural(lines_removed, 'line')} removed"),
-    ]
-    lines = [f"{label:<23}{value}" for label, value in rows]
-    if usage.by_model:
-        lines.append("Usage by model:")
-        width = max(len(m) for m in usage.by_model) + 1
-        for model, u in usage.by_model.items():
-            lines.append(
-                f"    {model + ':':>{width}}  {format_tokens(u.input_tokens)} input, "
-                f"{format_tokens(u.output_tokens)} output, "
-                f"{format_tokens(u.cache_read_input_tokens)} cache read, "
-                f"{format_tokens(u.cache_creation_input_tokens)} cache write "
-                f"({format_cost(u.cost_usd(model))})"
-            )
-    else:
-        lines.append("Usage:                 0 input, 0 output, 0 cache read, 0 cache write")
-    console.print(Text("\n".join(lines)), overflow="fold")
-
-
-def _plural(n: int, word: str) -> str:
-    return word if n == 1 else word + "s"
+    console.print(Text(cost_report(usage, wall_s, lines_added, lines_removed)), overflow="fold")
 
 
 # --- the permission dialog ------------------------------------------------------------

@@ -52,7 +52,7 @@ def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) 
     assert first.executor is not second.executor and first.messages is not second.messages
     assert second.registry.names == ["Read"] and "Bash" in first.registry.names
     assert (first.permission_mode, second.permission_mode) == ("default", "plan")
-    assert rt.engine_ref == [] and rt.permissions is None  # neither is the session's
+    assert not rt.engine_ref.bound and rt.permissions is None  # neither is the session's
 
 
 def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     assert child_built.checker.ask is None and child.permission_mode == "plan"
     assert parent.permission_mode == "default"
     assert child.executor.ctx.shell is not parent.executor.ctx.shell
-    assert rt.engine_ref == [parent]
+    assert rt.engine_ref.get() is parent
 
     fake_api.script(Reply("report from the child"), Reply("the parent goes on"))
     async for _ in child.submit("look around"):

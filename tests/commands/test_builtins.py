@@ -21,13 +21,13 @@ from cc.commands.registry import (
 )
 from cc.config.settings import Settings, SettingsFile
 from cc.core.client import Credentials, ModelClient
+from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 from cc.permissions.gate import ModeGate
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolContext
-from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from tests.fakeapi import FakeAPI, Reply, text
@@ -51,8 +51,11 @@ def make_ctx(engine: QueryEngine, tmp_path: Path, **services: object) -> Command
     settings = Settings({"model": "opus"}, [SettingsFile("user", config / "settings.json", {"model": "opus"})])
     runtime = Runtime(cwd, config, settings, Credentials(api_key="k", base_url="http://fake"))
     console = Console(file=StringIO(), width=100, color_system=None)
+    from cc.ui.repl.replay import render_conversation
+
     return CommandContext(engine, runtime, console, CommandRegistry.default(cwd, config),
-                          Services(**services))  # type: ignore[arg-type]
+                          Services(**services),  # type: ignore[arg-type]
+                          replay=lambda messages: render_conversation(console, messages, cwd))
 
 
 def output(ctx: CommandContext) -> str:

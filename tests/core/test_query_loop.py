@@ -20,6 +20,7 @@ from cc.core.events import (
     ToolDone,
     ToolStart,
 )
+from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import INTERRUPTED_TEXT, EngineConfig, QueryEngine
 from cc.core.query_loop import CONTINUE_AFTER_MAX_TOKENS
 from cc.models.content_blocks import TextBlock, ToolResultBlock
@@ -28,9 +29,9 @@ from cc.permissions.gate import ModeGate
 from cc.prompts import load_text
 from cc.prompts.builder import PromptSection
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
-from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
+from cc.tools.shell import BackgroundTasks, ShellSession
 from tests.fakeapi import CutStream, FakeAPI, Fault, Reply, StreamError, text, thinking, tool_use
 from tests.waiting import DEADLINE, wait_for_async
 
@@ -116,7 +117,9 @@ async def _close_engines() -> Any:
 
 def make_engine(api: FakeAPI, tmp_path: Path, *tools: Tool, **config: Any) -> QueryEngine:
     registry = ToolRegistry([ReadTool(), *tools])
-    executor = ToolExecutor(registry, ToolContext(cwd=tmp_path), permissions=ModeGate("default"))
+    shell = ShellSession(tmp_path)
+    ctx = ToolContext(cwd=tmp_path, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
+    executor = ToolExecutor(registry, ctx, permissions=ModeGate("default"))
     client = ModelClient(Credentials(api_key="test-key", base_url=api.base_url))
     system = [PromptSection("intro", "You are a test agent.", cacheable=True)]
     engine = QueryEngine(

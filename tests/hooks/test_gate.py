@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cc.core.pipeline.executor import ToolExecutor
 from cc.hooks.gate import HookGate, NoHooks
 from cc.hooks.runner import MAX_STOP_BLOCKS, HookRunner
 from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate
 from cc.tools.base import ToolContext, ToolResult
-from cc.tools.executor import ToolExecutor
 from cc.tools.registry import ToolRegistry
 from cc.tools.write import WriteTool
 from tests.hooks.conftest import HookProject, on

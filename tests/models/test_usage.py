@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cc.core.model_catalog import ALIASES, model_info, resolve_model
+from cc.models.catalog import ALIASES, model_info, resolve_model
 from cc.models.usage import ModelUsage, UsageTotals
 
 # --- cost ------------------------------------------------------------------------------

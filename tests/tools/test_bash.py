@@ -13,7 +13,7 @@ import pytest
 
 from cc.tools.base import ToolContext, ToolResult
 from cc.tools.bash import BashInput, BashTool
-from cc.tools.shell import BackgroundTasks, ShellSession, session_of
+from cc.tools.shell import BackgroundTasks, ShellSession
 from tests.processes import alive, wait_dead
 from tests.waiting import DEADLINE
 
@@ -144,7 +144,7 @@ async def test_maintain_project_dir(monkeypatch: pytest.MonkeyPatch, tmp_path: P
         await bash(ctx, "cd sub")
         assert (await bash(ctx, "pwd")).content == str(tmp_path.resolve())
     finally:
-        session_of(ctx).close()
+        ctx.shell_session().close()
 
 
 async def test_timeout_kills_command(ctx: ToolContext) -> None:
@@ -271,17 +271,29 @@ async def test_empty_command_is_refused(ctx: ToolContext) -> None:
     assert result.is_error
 
 
-async def test_lazy_session_is_shared_by_context_copies(tmp_path: Path) -> None:
+async def test_context_copies_share_the_shell(tmp_path: Path) -> None:
     import dataclasses
 
-    base = ToolContext(cwd=tmp_path.resolve())
+    base = ToolContext(cwd=tmp_path.resolve(), shell=ShellSession(tmp_path.resolve()))
     (tmp_path / "sub").mkdir()
     try:
         await bash(dataclasses.replace(base), "cd sub")
         result = await bash(dataclasses.replace(base), "pwd")
         assert result.content == str(tmp_path.resolve() / "sub")
     finally:
-        session_of(base).close()
+        base.shell_session().close()
+
+
+async def test_a_context_without_a_shell_has_no_bash(tmp_path: Path) -> None:
+    from cc.core.pipeline.executor import ToolExecutor
+    from cc.models.content_blocks import ToolUseBlock
+    from cc.permissions.gate import ModeGate
+    from cc.tools.registry import ToolRegistry
+
+    executor = ToolExecutor(ToolRegistry([BashTool()]), ToolContext(cwd=tmp_path),
+                            permissions=ModeGate("bypassPermissions"))
+    result = await executor.run(ToolUseBlock(id="t1", name="Bash", input={"command": "pwd"}))
+    assert result.is_error and "no shell session" in str(result.content)
 
 
 def test_schema_matches_reference() -> None:

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from cc.core.client import Credentials, ModelClient
+from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
 from cc.permissions.gate import ModeGate
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolContext
-from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from cc.ui.repl.live import Live

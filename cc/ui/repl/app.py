@@ -426,7 +426,12 @@ class Repl:
             async with in_terminal():
                 return await open_in_editor(path)
 
-        ctx.choose, ctx.edit_file = choose, edit_file
+        def replay(messages: Any) -> None:
+            from cc.ui.repl.replay import render_conversation
+
+            render_conversation(ctx.console, messages, self.cwd)
+
+        ctx.choose, ctx.edit_file, ctx.replay = choose, edit_file, replay
         return ctx
 
     async def _flush(self, ctx: CommandContext) -> None:
@@ -438,7 +443,7 @@ class Repl:
     async def _turn(
         self, message: UserMessage, *, model: str | None = None, tools: tuple[str, ...] = ()
     ) -> None:
-        from cc.core.model_catalog import resolve_model
+        from cc.models.catalog import resolve_model
         from cc.ui.repl.turn_view import TurnView
 
         view = self._view = TurnView(self.printer, self.live, self.cwd)

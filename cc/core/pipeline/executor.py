@@ -14,8 +14,6 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate, PermissionGate, denial_message
@@ -51,10 +49,10 @@ class ToolExecutor:
         tool = self.registry.get(tool_use.name)
         if tool is None:
             return ToolResult.error(f"Error: No such tool available: {tool_use.name}")
-        try:
-            return tool, tool.input_model.model_validate(tool_use.input)
-        except ValidationError as exc:
-            return ToolResult.error(format_validation_error(tool.name, exc))
+        checked = tool.validate(tool_use.input)
+        if isinstance(checked, str):
+            return ToolResult.error(checked)
+        return tool, checked
 
     async def run(
         self, tool_use: ToolUseBlock, progress: Callable[[str], None] | None = None
@@ -117,20 +115,3 @@ def _with_context(result: ToolResult, context: str | None) -> ToolResult:
         return dataclasses.replace(result, content=f"{result.content}\n\n{context}")
     block = {"type": "text", "text": context}
     return dataclasses.replace(result, content=[*result.content, block])
-
-
-def format_validation_error(tool_name: str, exc: ValidationError) -> str:
-    """Pydantic's complaints, phrased for the model."""
-    lines = []
-    for err in exc.errors():
-        where = ".".join(str(p) for p in err["loc"]) or "input"
-        if err["type"] == "missing":
-            lines.append(f"The required parameter `{where}` is missing")
-        elif err["type"] == "extra_forbidden":
-            lines.append(f"An unexpected parameter `{where}` was provided")
-        else:
-            lines.append(f"The parameter `{where}` is invalid: {err['msg']}")
-    issues = "issue" if len(lines) == 1 else "issues"
-    return f"InputValidationError: {tool_name} failed due to the following {issues}:\n" + "\n".join(
-        lines
-    )

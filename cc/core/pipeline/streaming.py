@@ -15,9 +15,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from cc.core.events import ToolDone, ToolProgress, ToolStart
+from cc.core.pipeline.executor import ToolExecutor
 from cc.models.content_blocks import ToolUseBlock
 from cc.tools.base import ToolResult
-from cc.tools.executor import ToolExecutor
 
 INTERRUPTED_TEXT = "[Request interrupted by user for tool use]"
 SIBLING_FAILED_TEXT = (
