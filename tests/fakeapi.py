@@ -8,6 +8,19 @@ Usage::
         ...
         server.assert_clean()
 
+When several agents share one process (a main agent and its sub-agents, perhaps in
+parallel) the order of their requests is not fixed; give each its own queue instead::
+
+    main = server.route("You are Claude Code", Reply([tool_use("Task", {...})]), "done")
+    sub = server.route("Find the config file", "found it at ./cc.toml")
+    ...
+    assert sub.turns_left == 0 and "found it" in last_user_text(main.requests[-1].body)
+
+A string route matches a request whose system prompt or first user message contains it;
+a callable one is asked ``match(body)``. The first route (in creation order) that matches
+and still has turns serves the request (``Recorded.route`` names it); otherwise the
+default queue of ``script()`` does.
+
 Every ``POST /v1/messages`` is recorded (``server.requests``), validated against the
 rules the real API enforces (problems go to ``server.violations``) and answered with the
 next scripted turn. Streaming answers use HTTP/1.1 chunked encoding and the real SSE event
@@ -30,8 +43,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
 
 __all__ = [
-    "CutStream", "FakeAPI", "Fault", "Hang", "Malformed", "Recorded", "Reply", "StreamError", "Turn",
-    "redacted_thinking", "server_tool_use", "text", "thinking", "tool_use", "web_search_result",
+    "CutStream", "FakeAPI", "Fault", "Hang", "Malformed", "Match", "Recorded", "Reply", "Route", "StreamError",
+    "Turn", "first_user_text", "last_user_text", "redacted_thinking", "server_tool_use", "system_text", "text",
+    "thinking", "tool_use", "web_search_result",
 ]
 
 Block: TypeAlias = dict[str, Any]
@@ -190,6 +204,92 @@ class Recorded:
     body: dict[str, Any]
     #: Wall-clock time (time.time()) when the request arrived.
     at: float = field(default_factory=time.time)
+    #: The name of the route whose turn answered it (None: the default queue, or no turn).
+    route: str | None = None
+
+
+# ---------------------------------------------------------------------------------------
+# Reading request bodies (tolerant: a malformed body reads as empty text)
+
+
+def _block_texts(content: object) -> list[str]:
+    """The text of a message's content: a string, or the text of its text blocks."""
+    if isinstance(content, str):
+        return [content]
+    if not isinstance(content, list):
+        return []
+    return [b["text"] for b in content
+            if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+
+
+def _user_messages(body: object) -> list[dict[str, Any]]:
+    messages = body.get("messages") if isinstance(body, dict) else None
+    if not isinstance(messages, list):
+        return []
+    return [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+
+
+def system_text(body: dict[str, Any]) -> str:
+    """The system prompt's text: the string, or all its text blocks joined by newlines."""
+    return "\n".join(_block_texts(body.get("system") if isinstance(body, dict) else None))
+
+
+def first_user_text(body: dict[str, Any]) -> str:
+    """The text of the first user message (its text blocks joined by newlines)."""
+    users = _user_messages(body)
+    return "\n".join(_block_texts(users[0].get("content"))) if users else ""
+
+
+def last_user_text(body: dict[str, Any]) -> str:
+    """The text of the last user message, tool results' text included, in block order."""
+    users = _user_messages(body)
+    if not users:
+        return ""
+    content = users[-1].get("content")
+    if not isinstance(content, list):
+        return "\n".join(_block_texts(content))
+    parts: list[str] = []
+    for b in content:
+        if isinstance(b, dict) and b.get("type") == "tool_result":
+            parts += _block_texts(b.get("content"))
+        else:
+            parts += _block_texts([b])
+    return "\n".join(parts)
+
+
+#: What a route answers: a string to find in the system prompt or first user message, or a
+#: predicate of the request body (called on a handler thread, outside the server's lock).
+Match: TypeAlias = str | Callable[[dict[str, Any]], object]
+
+
+class Route:
+    """A named queue of turns for the requests that ``match`` (made by `FakeAPI.route`)."""
+
+    def __init__(self, name: str, match: Match, lock: threading.Lock) -> None:
+        self.name = name
+        self.match = match
+        self._lock = lock  # the server's
+        self._turns: list[Turn] = []
+        self._served: list[Recorded] = []
+
+    @property
+    def requests(self) -> list[Recorded]:
+        """The requests this route's turns answered, in order."""
+        with self._lock:
+            return list(self._served)
+
+    @property
+    def turns_left(self) -> int:
+        with self._lock:
+            return len(self._turns)
+
+    def matches(self, body: dict[str, Any]) -> bool:
+        if isinstance(self.match, str):
+            return self.match in system_text(body) or self.match in first_user_text(body)
+        return bool(self.match(body))
+
+    def __repr__(self) -> str:
+        return f"Route({self.name!r}, turns_left={len(self._turns)}, served={len(self._served)})"
 
 
 class _Cut(Exception):
@@ -510,6 +610,7 @@ class FakeAPI:
         self.sent: list[tuple[str, float]] = []
         self.violations: list[str] = []
         self._turns: list[Turn] = []
+        self._routes: list[Route] = []
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._connections: set[socket.socket] = set()
@@ -564,10 +665,34 @@ class FakeAPI:
         with self._lock:
             self._turns += [Reply(t) if isinstance(t, str) else t for t in turns]
 
+    def route(self, match: Match, *turns: Turn | str, name: str | None = None) -> Route:
+        """A queue of turns for the requests that ``match`` (see the module docstring).
+
+        Another call with an equal ``match`` appends to the same route. ``name`` (default:
+        the string, or the callable's ``__name__`` made unique) is what `Recorded.route`
+        says."""
+        with self._lock:
+            route = next((r for r in self._routes if r.match == match), None)
+            if route is None:
+                if name is None:
+                    name = match if isinstance(match, str) else str(getattr(match, "__name__", "route"))
+                    if any(r.name == name for r in self._routes):
+                        name = f"{name}#{len(self._routes) + 1}"
+                route = Route(name, match, self._lock)
+                self._routes.append(route)
+            route._turns += [Reply(t) if isinstance(t, str) else t for t in turns]
+            return route
+
+    @property
+    def routes(self) -> list[Route]:
+        with self._lock:
+            return list(self._routes)
+
     @property
     def turns_left(self) -> int:
+        """Turns not yet played, in the default queue and every route."""
         with self._lock:
-            return len(self._turns)
+            return len(self._turns) + sum(len(r._turns) for r in self._routes)
 
     @property
     def last_request(self) -> Recorded:
@@ -587,13 +712,32 @@ class FakeAPI:
 
     # -- called from handler threads -----------------------------------------------------
 
+    def _matching(self, body: dict[str, Any]) -> tuple[list[Route], list[str]]:
+        """The routes that match ``body`` (asked outside the lock: a predicate may use the
+        server), and the problems of predicates that raised."""
+        with self._lock:
+            routes = list(self._routes)
+        matched: list[Route] = []
+        problems: list[str] = []
+        for route in routes:
+            try:
+                if route.matches(body):
+                    matched.append(route)
+            except Exception as exc:  # a bug in the test's predicate: report it, do not match
+                problems.append(f"route {route.name!r}: match raised {exc!r}")
+        return matched, problems
+
     def _record(self, rec: Recorded) -> tuple[int, Turn | None]:
-        """Record a request; for /v1/messages validate it and pop the next turn."""
+        """Record a request; for /v1/messages validate it and pop the next turn: from the
+        first matching route with turns left, else from the default queue."""
+        is_messages = rec.path == "/v1/messages"
+        matched, problems = self._matching(rec.body) if is_messages else ([], [])
         with self._lock:
             index = len(self.requests)
             self.requests.append(rec)
-            if rec.path != "/v1/messages":
+            if not is_messages:
                 return index, None
+            self.violations += [f"request {index}: {p}" for p in problems]
             if rec.at < self._not_before:
                 self.violations.append(f"request {index}: came {self._not_before - rec.at:.3f} s "
                                        "before the retry-after delay was over")
@@ -601,8 +745,14 @@ class FakeAPI:
                 self.violations += [f"request {index}: {p}" for p in validate(rec.body)]
             except Exception as exc:  # malformed beyond what validate() expects
                 self.violations.append(f"request {index}: unvalidatable body ({exc!r})")
+            for route in matched:
+                if route._turns:
+                    rec.route = route.name
+                    route._served.append(rec)
+                    return index, route._turns.pop(0)
             if not self._turns:
-                self.violations.append(f"request {index}: no scripted turn left")
+                empty = f" (matching routes all played: {[r.name for r in matched]})" if matched else ""
+                self.violations.append(f"request {index}: no scripted turn left{empty}")
                 return index, None
             return index, self._turns.pop(0)
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import threading
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import anthropic
@@ -25,7 +26,10 @@ from tests.fakeapi import (
     Hang,
     Reply,
     StreamError,
+    first_user_text,
+    last_user_text,
     redacted_thinking,
+    system_text,
     text,
     thinking,
     tool_use,
@@ -391,3 +395,161 @@ def test_records_and_helpers(fake_api: FakeAPI) -> None:
     assert fake_api.last_request.headers["x-custom"] == "V"
     assert fake_api.bodies == [{"model": MODEL, "max_tokens": 5, "messages": HI}]
     fake_api.assert_clean()
+
+
+# --- routes ----------------------------------------------------------------------------
+
+
+def ask(text_: str) -> list[Any]:
+    return [{"role": "user", "content": text_}]
+
+
+async def reply_text(client: anthropic.AsyncAnthropic, messages: list[Any], **kw: Any) -> str:
+    _, msg = await stream(client, messages, **kw)
+    return "".join(b.text for b in msg.content if b.type == "text")
+
+
+async def test_route_by_system_text(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    main = fake_api.route("You are the main agent", "main 1", "main 2")
+    sub = fake_api.route("You are a sub-agent", "sub 1")
+    system_blocks = [{"type": "text", "text": "Header."}, {"type": "text", "text": "You are a sub-agent."}]
+    assert fake_api.turns_left == 3
+    assert await reply_text(client, HI, system=system_blocks) == "sub 1"  # a list of blocks
+    assert await reply_text(client, HI, system="You are the main agent.") == "main 1"  # a plain string
+    assert await reply_text(client, HI, system="You are the main agent.") == "main 2"
+    assert [r.body["system"] for r in sub.requests] == [system_blocks]
+    assert len(main.requests) == 2 and main.turns_left == sub.turns_left == fake_api.turns_left == 0
+    assert [r.route for r in fake_api.requests] == ["You are a sub-agent", "You are the main agent", "You are the main agent"]
+    fake_api.assert_clean()
+
+
+async def test_route_by_first_user_text_only(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    task = fake_api.route("Task: count the files", Reply([tool_use("Bash", {"command": "ls"}, id="toolu_r1")]), "3 files")
+    fake_api.script("default")
+    first = {"role": "user", "content": [{"type": "text", "text": "<system-reminder>ctx</system-reminder>"},
+                                         {"type": "text", "text": "Task: count the files"}]}
+    _, msg = await stream(client, [first])
+    assert msg.content[0].type == "tool_use"
+    follow_up = [first, {"role": "assistant", "content": [tool_use("Bash", {"command": "ls"}, id="toolu_r1")]},
+                 {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_r1", "content": "a b c"}]}]
+    assert await reply_text(client, follow_up) == "3 files"  # the conversation still starts with the task
+    later = [HI[0], {"role": "assistant", "content": "ok"}, {"role": "user", "content": "Task: count the files"}]
+    assert await reply_text(client, later) == "default"  # a later user message does not route
+    assert [r.route for r in fake_api.requests] == ["Task: count the files"] * 2 + [None]
+    assert task.turns_left == 0 and len(task.requests) == 2
+    fake_api.assert_clean()
+
+
+async def test_route_by_callable(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    def small_budget(body: dict[str, Any]) -> bool:
+        return body.get("max_tokens") == 7
+
+    route = fake_api.route(small_budget, "seven")
+    fake_api.script("default")
+    msg = await client.messages.create(model=MODEL, max_tokens=100, messages=HI)
+    assert msg.content[0].type == "text" and msg.content[0].text == "default"
+    msg = await client.messages.create(model=MODEL, max_tokens=7, messages=HI)
+    assert msg.content[0].type == "text" and msg.content[0].text == "seven"
+    assert route.name == "small_budget" and [r.body["max_tokens"] for r in route.requests] == [7]
+    assert [r.route for r in fake_api.requests] == [None, "small_budget"]
+    fake_api.assert_clean()
+
+
+async def test_a_played_route_falls_back_to_the_default_queue(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    route = fake_api.route("alpha", "routed")
+    fake_api.script("fallback")
+    assert await reply_text(client, ask("alpha")) == "routed"
+    assert await reply_text(client, ask("alpha")) == "fallback"
+    assert [r.route for r in fake_api.requests] == ["alpha", None] and len(route.requests) == 1
+    fake_api.assert_clean()
+
+
+async def test_first_matching_route_with_turns_wins(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    broad = fake_api.route("agent", "broad")
+    narrow = fake_api.route("sub agent", "narrow 1", "narrow 2")
+    assert await reply_text(client, ask("a sub agent")) == "broad"  # created first
+    assert await reply_text(client, ask("a sub agent")) == "narrow 1"  # broad is played out
+    again = fake_api.route("agent", "broad again")  # an equal match appends to the same queue
+    assert again is broad and fake_api.routes == [broad, narrow]
+    assert await reply_text(client, ask("a sub agent")) == "broad again"
+    assert narrow.turns_left == 1 and fake_api.turns_left == 1
+    fake_api.assert_clean()
+
+
+async def test_routes_served_concurrently(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    """Requests of two agents in flight at once each get their own route's turns."""
+    per_route = 3
+    # every reply holds after its first block until all requests have arrived: all are in flight at once
+    everyone_waiting: dict[int, Callable[[], object]] = {0: lambda: len(fake_api.bodies) == 2 * per_route}
+    a = fake_api.route("agent A", *[Reply(f"A{i}", hold_after_block=everyone_waiting) for i in range(per_route)])
+    b = fake_api.route("agent B", *[Reply(f"B{i}", hold_after_block=everyone_waiting) for i in range(per_route)])
+    prompts = ["You are agent A", "You are agent B"] * per_route
+    answers = await asyncio.gather(*[reply_text(client, HI, system=p) for p in prompts])
+    assert [answer[0] for answer in answers] == [p[-1] for p in prompts]  # every answer from its own route
+    assert sorted(answers) == sorted(f"{x}{i}" for x in "AB" for i in range(per_route))
+    assert len(a.requests) == len(b.requests) == per_route and fake_api.turns_left == 0
+    assert all(system_text(r.body) == "You are agent A" for r in a.requests)
+    fake_api.assert_clean()  # no hold expired: the requests really overlapped
+
+
+def test_routes_served_to_parallel_threads(fake_api: FakeAPI) -> None:
+    both_in: dict[int, Callable[[], object]] = {0: lambda: len(fake_api.bodies) == 2}
+    fake_api.route("left", Reply("L", hold_after_block=both_in))
+    fake_api.route("right", Reply("R", hold_after_block=both_in))
+    answers: dict[str, str] = {}
+
+    def call(word: str) -> None:
+        data = json.dumps({"model": MODEL, "max_tokens": 5, "messages": ask(word)}).encode()
+        with urllib.request.urlopen(urllib.request.Request(fake_api.base_url + "/v1/messages", data=data)) as resp:
+            answers[word] = json.load(resp)["content"][0]["text"]
+
+    threads = [threading.Thread(target=call, args=(w,)) for w in ("right", "left")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(DEADLINE)
+    assert answers == {"left": "L", "right": "R"}
+    fake_api.assert_clean()
+
+
+async def test_nothing_left_on_a_route_or_default_is_a_violation(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.route("alpha", "once")
+    assert await reply_text(client, ask("alpha")) == "once"
+    with pytest.raises(anthropic.InternalServerError, match="no scripted turn left"):
+        await stream(client, ask("alpha"))
+    with pytest.raises(anthropic.InternalServerError, match="no scripted turn left"):
+        await stream(client, ask("beta"))
+    assert fake_api.violations == ["request 1: no scripted turn left (matching routes all played: ['alpha'])",
+                                   "request 2: no scripted turn left"]
+    assert [r.route for r in fake_api.requests] == ["alpha", None, None]
+
+
+async def test_a_raising_match_is_a_violation_not_a_crash(fake_api: FakeAPI, client: anthropic.AsyncAnthropic) -> None:
+    fake_api.route(lambda body: body["no such key"], "never")
+    fake_api.route(lambda body: True, "second lambda")
+    assert await reply_text(client, HI) == "second lambda"
+    assert [r.name for r in fake_api.routes] == ["<lambda>", "<lambda>#2"]
+    assert fake_api.requests[0].route == "<lambda>#2"
+    assert fake_api.violations == ["request 0: route '<lambda>': match raised KeyError('no such key')"]
+
+
+def test_body_text_helpers() -> None:
+    body: dict[str, Any] = {
+        "system": [{"type": "text", "text": "one"}, {"type": "text", "text": "two", "cache_control": {"type": "ephemeral"}}],
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hello"}, {"type": "image", "source": {}},
+                                         {"type": "text", "text": "world"}]},
+            {"role": "assistant", "content": [tool_use("Task", {}, id="toolu_h1"), tool_use("Read", {}, id="toolu_h2")]},
+            {"role": "user", "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_h1", "content": [{"type": "text", "text": "report"}]},
+                {"type": "tool_result", "tool_use_id": "toolu_h2", "content": "file body"},
+                {"type": "text", "text": "go on"}]},
+        ],
+    }
+    assert system_text(body) == "one\ntwo"
+    assert first_user_text(body) == "hello\nworld"
+    assert last_user_text(body) == "report\nfile body\ngo on"
+    plain = {"system": "sys", "messages": [{"role": "user", "content": "only"}]}
+    assert (system_text(plain), first_user_text(plain), last_user_text(plain)) == ("sys", "only", "only")
+    for odd in ({}, {"messages": "x", "system": 3}, {"messages": [None, {"role": "user"}]}):
+        assert system_text(odd) == first_user_text(odd) == last_user_text(odd) == ""
