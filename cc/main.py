@@ -6,8 +6,8 @@
 Start-up finds the runtime facts (`cc.app.runtime.Runtime`: folders, settings,
 credentials), resolves the flags against settings and environment once
 (`cc.app.options.SessionOptions`), and has the factory (`cc.app.factory`) assemble
-the engine. Tools that need the engine get it through `engine_ref`, a list the
-engine is appended to once it exists (late binding).
+the engine. Tools that need the engine get it through the context's `engine_ref`,
+bound once the engine exists (late binding).
 """
 
 from __future__ import annotations

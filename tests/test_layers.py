@@ -1,0 +1,73 @@
+"""The package graph has no cycles, and the loop stands without the UI or the control plane."""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+import cc
+
+ROOT = Path(cc.__file__).parent
+
+
+def _package(module: str) -> str:
+    """`cc.core.pipeline.executor` -> `core`; a top-level module (`cc.errors`) is its own."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """cc modules `path` imports when it runs (imports under TYPE_CHECKING left out)."""
+    tree = ast.parse(path.read_text())
+    typing_only = {id(n) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for n in ast.walk(node)}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cc."):
+            found.add(node.module)
+        elif isinstance(node, ast.Import):
+            found |= {a.name for a in node.names if a.name.startswith("cc.")}
+    return found
+
+
+def package_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for path in ROOT.rglob("*.py"):
+        module = ".".join(("cc", *path.relative_to(ROOT).with_suffix("").parts))
+        source = _package(module)
+        for target in map(_package, _runtime_imports(path)):
+            if target != source:
+                graph[source].add(target)
+    return graph
+
+
+def test_no_package_imports_one_that_imports_it_back() -> None:
+    graph = package_graph()
+
+    def reaches(start: str, goal: str) -> bool:
+        seen, todo = set(), [start]
+        while todo:
+            node = todo.pop()
+            if node == goal:
+                return True
+            if node not in seen:
+                seen.add(node)
+                todo += graph.get(node, ())
+        return False
+
+    cycles = sorted(f"{a} -> {b}" for a in graph for b in graph[a] if reaches(b, a))
+    assert cycles == []
+
+
+def test_the_loop_imports_nothing_of_the_ui_or_the_control_plane() -> None:
+    code = ("import sys, cc.core.query_loop, cc.core.query_engine; "
+            "print(' '.join(m for m in sys.modules if m.startswith(('cc.ui', 'cc.main', "
+            "'cc.app', 'cc.commands'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""
