@@ -163,7 +163,7 @@ def build_engine(
         sandbox = parent.executor.ctx.sandbox
     else:
         sandbox = _sandbox(runtime, permissions, warnings)
-    # Nobody to ask yet: print mode keeps it so; the REPL sets `gate.ask`.
+    # Nobody to ask yet: print mode keeps it so; the REPL calls `engine.use_channel`.
     gate = PermissionChecker(permissions, sandbox=sandbox)
     ctx.sandbox = gate.sandbox
     config = EngineConfig(

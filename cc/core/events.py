@@ -12,6 +12,7 @@ from typing import Any
 from cc.errors import ModelCallError
 from cc.models.content_blocks import ContentBlock, ToolUseBlock
 from cc.models.messages import AssistantMessage, UserMessage
+from cc.permissions.ask import AskAnswer, PermissionRequest
 from cc.tools.base import ToolResult
 
 
@@ -118,6 +119,19 @@ class PermissionDenied:
 
 
 @dataclass(frozen=True)
+class PermissionAsked:
+    """A tool call needs approval, and the session's channel was asked."""
+
+    request: PermissionRequest
+
+
+@dataclass(frozen=True)
+class PermissionAnswered:
+    request: PermissionRequest
+    answer: AskAnswer
+
+
+@dataclass(frozen=True)
 class Terminal:
     """The turn is over. `reason` uses Claude Code's terminal_reason names."""
 
@@ -147,5 +161,7 @@ Event = (
     | RetryEvent
     | Notice
     | PermissionDenied
+    | PermissionAsked
+    | PermissionAnswered
     | Terminal
 )

@@ -38,6 +38,7 @@ from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from cc.hooks.runner import HookOutcome, HookRunner
+    from cc.permissions.ask import UserChannel
     from cc.session.transcript import TranscriptWriter
 
 INTERRUPTED_TEXT = "[Request interrupted by user]"
@@ -102,6 +103,20 @@ class QueryEngine:
     def permission_mode(self) -> str:
         """The mode of the permission checker, its one owner."""
         return str(getattr(self.executor.permissions, "mode", "default"))
+
+    def use_channel(self, channel: UserChannel) -> None:
+        """Who answers this engine's questions from now on; each ask becomes an event."""
+        from cc.core.channel import ObservedChannel
+
+        gate = self.executor.permissions
+        if hasattr(gate, "channel"):
+            gate.channel = ObservedChannel(channel)  # type: ignore[attr-defined]
+
+    @property
+    def channel(self) -> UserChannel:
+        from cc.permissions.ask import NO_ONE
+
+        return getattr(self.executor.permissions, "channel", NO_ONE)
 
     def set_model(self, model: str) -> None:
         self.config.model = model

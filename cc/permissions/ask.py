@@ -1,14 +1,16 @@
-"""Asking a person for permission: the request the core sends, the answer the UI gives.
+"""Asking a person: the `UserChannel` the core asks through, its requests and answers.
 
-The core awaits an `AskUser` callable; the REPL answers it with a dialog. Print
-mode and sub-agents have none, so whatever would ask is denied at once.
+Everything the core asks a person (a permission, a choice) goes through one
+`UserChannel`. The REPL's dialogs implement it; print mode and sub-agents have
+`NO_ONE`, so whatever would ask is denied at once; an SDK host (later) answers over
+the control protocol.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 
 @dataclass(frozen=True)
@@ -34,3 +36,44 @@ class AskAnswer:
 
 
 AskUser = Callable[[PermissionRequest], Awaitable[AskAnswer]]
+
+
+class UserChannel(Protocol):
+    """Who answers what the core asks."""
+
+    #: False: nobody can answer (every question would be refused at once).
+    present: bool
+
+    async def ask_permission(self, request: PermissionRequest) -> AskAnswer: ...
+
+    async def choose(self, title: str, options: Sequence[str]) -> int | None: ...
+
+
+class NoOne:
+    """The channel of a session nobody watches: print mode, sub-agents."""
+
+    present = False
+
+    async def ask_permission(self, request: PermissionRequest) -> AskAnswer:
+        return AskAnswer("deny")
+
+    async def choose(self, title: str, options: Sequence[str]) -> int | None:
+        return None
+
+
+NO_ONE = NoOne()
+
+
+class AskingChannel:
+    """A channel that answers permissions with `ask` (a test's script, say)."""
+
+    present = True
+
+    def __init__(self, ask: AskUser) -> None:
+        self._ask = ask
+
+    async def ask_permission(self, request: PermissionRequest) -> AskAnswer:
+        return await self._ask(request)
+
+    async def choose(self, title: str, options: Sequence[str]) -> int | None:
+        return None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cc.config.settings import add_permission_rules
-from cc.permissions.ask import AskUser, PermissionRequest
+from cc.permissions.ask import NO_ONE, PermissionRequest, UserChannel
 from cc.permissions.bash_rules import assess_bash
 from cc.permissions.context import PermissionContext
 from cc.permissions.gate import Decision, HookDecision
@@ -30,10 +30,11 @@ if TYPE_CHECKING:
 
 
 class PermissionChecker:
-    def __init__(self, context: PermissionContext, ask: AskUser | None = None,
+    def __init__(self, context: PermissionContext, channel: UserChannel = NO_ONE,
                  sandbox: Sandbox | None = None) -> None:
         self.context = context
-        self.ask = ask
+        #: Who answers when a call needs approval (NO_ONE: it is denied at once).
+        self.channel = channel
         #: The Bash sandbox: sandboxed commands may be allowed without asking.
         self.sandbox = sandbox
         self._asking = asyncio.Lock()
@@ -74,7 +75,7 @@ class PermissionChecker:
             return Decision("deny", f"Permission to {said.action} was denied: it needs "
                             f"approval ({verdict.reason}), and the permission mode is "
                             "dontAsk, which denies anything that would ask.")
-        if self.ask is None:
+        if not self.channel.present:
             return Decision("deny", f"Permission to {said.action} was denied: it needs "
                             f"approval ({verdict.reason}), and no one can approve it in this "
                             "non-interactive session. The call did not run; continue "
@@ -87,7 +88,7 @@ class PermissionChecker:
                 return self._decision(verdict, said)
             request = PermissionRequest(tool.name, data, tool_use_id, said.description,
                                         list(verdict.suggestions), verdict.reason)
-            answer = await self.ask(request)
+            answer = await self.channel.ask_permission(request)
             if answer.behavior == "allow":
                 if answer.always and verdict.suggestions:
                     warnings = await asyncio.to_thread(

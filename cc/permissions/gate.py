@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from cc.permissions.ask import AskAnswer, AskUser, PermissionRequest
+from cc.permissions.ask import NO_ONE, AskAnswer, PermissionRequest, UserChannel
 from cc.tools.base import Tool, ToolInput
 
 Behavior = Literal["allow", "deny", "ask"]
@@ -46,9 +46,9 @@ def denial_message(tool_name: str) -> str:
 class ModeGate:
     """Read-only tools run; other tools ask, or are denied when nobody can answer."""
 
-    def __init__(self, mode: str = "default", ask: AskUser | None = None) -> None:
+    def __init__(self, mode: str = "default", channel: UserChannel = NO_ONE) -> None:
         self.mode = mode
-        self._ask = ask
+        self.channel = channel
 
     async def check(
         self,
@@ -64,11 +64,11 @@ class ModeGate:
             return Decision("allow")
         if self.mode == "plan":
             return Decision("deny", f"{tool.name} cannot run in plan mode.")
-        if self._ask is None or self.mode == "dontAsk":
+        if not self.channel.present or self.mode == "dontAsk":
             return Decision("deny", denial_message(tool.name))
         request = PermissionRequest(tool.name, inp.model_dump(exclude_none=True), tool_use_id,
                                     f"{tool.name}")
-        answer: AskAnswer = await self._ask(request)
+        answer: AskAnswer = await self.channel.ask_permission(request)
         if answer.behavior == "allow":
             return Decision("allow")
         return Decision("deny", denial_message(tool.name))

@@ -77,7 +77,7 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     child = child_built.engine
     assert child.client is parent.client
     assert child_built.checker.context.rules is rt.permissions.context.rules
-    assert child_built.checker.ask is None and child.permission_mode == "plan"
+    assert not child.channel.present and child.permission_mode == "plan"
     assert parent.permission_mode == "default"
     assert child.executor.ctx.shell is not parent.executor.ctx.shell
     assert rt.engine_ref.get() is parent

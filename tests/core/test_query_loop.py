@@ -8,30 +8,24 @@ from typing import Any, ClassVar
 
 import pytest
 
-from cc.core.client import Credentials, ModelClient
 from cc.core.events import (
     AssistantEvent,
-    Event,
     RetryEvent,
     StreamDiscarded,
-    Terminal,
     TextDelta,
     ThinkingStarted,
     ToolDone,
     ToolStart,
 )
-from cc.core.pipeline.executor import ToolExecutor
-from cc.core.query_engine import INTERRUPTED_TEXT, EngineConfig, QueryEngine
+from cc.core.query_engine import INTERRUPTED_TEXT
 from cc.core.query_loop import CONTINUE_AFTER_MAX_TOKENS
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, normalize_messages_for_api
 from cc.permissions.gate import ModeGate
 from cc.prompts import load_text
-from cc.prompts.builder import PromptSection
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
-from cc.tools.read import ReadTool
-from cc.tools.registry import ToolRegistry
 from cc.tools.shell import BackgroundTasks, ShellSession
+from tests.core.engines import collect, make_engine, terminal
 from tests.fakeapi import CutStream, FakeAPI, Fault, Reply, StreamError, text, thinking, tool_use
 from tests.waiting import DEADLINE, wait_for_async
 
@@ -103,40 +97,6 @@ class FailingTool(Tool):
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         raise RuntimeError("kaboom")
-
-
-_engines: list[QueryEngine] = []
-
-
-@pytest.fixture(autouse=True)
-async def _close_engines() -> Any:
-    yield
-    while _engines:
-        await _engines.pop().aclose()
-
-
-def make_engine(api: FakeAPI, tmp_path: Path, *tools: Tool, **config: Any) -> QueryEngine:
-    registry = ToolRegistry([ReadTool(), *tools])
-    shell = ShellSession(tmp_path)
-    ctx = ToolContext(cwd=tmp_path, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
-    executor = ToolExecutor(registry, ctx, permissions=ModeGate("default"))
-    client = ModelClient(Credentials(api_key="test-key", base_url=api.base_url))
-    system = [PromptSection("intro", "You are a test agent.", cacheable=True)]
-    engine = QueryEngine(
-        EngineConfig(model="claude-test-1", system=system, **config), client, registry, executor
-    )
-    _engines.append(engine)
-    return engine
-
-
-async def collect(events: Any) -> list[Event]:
-    return [e async for e in events]
-
-
-def terminal(events: list[Event]) -> Terminal:
-    last = events[-1]
-    assert isinstance(last, Terminal)
-    return last
 
 
 async def test_text_streams_and_turn_completes(fake_api: FakeAPI, tmp_path: Path) -> None:
@@ -444,7 +404,6 @@ async def test_results_follow_tool_use_order_not_finish_order(
 async def test_bash_output_streams_as_progress(fake_api: FakeAPI, tmp_path: Path) -> None:
     from cc.core.events import ToolProgress
     from cc.tools.bash import BashTool
-    from cc.tools.shell import BackgroundTasks, ShellSession
 
     # line2 comes only once the test has seen line1 as progress: progress given only at
     # the end would hang the command until its timeout

@@ -9,7 +9,7 @@ from cc.core.query_loop import NUDGE_AFTER_EMPTY, REFUSAL_NOTE
 from cc.models.messages import normalize_messages_for_api
 from cc.prompts import load_text
 from cc.tools.bash import BashTool
-from tests.core.test_query_loop import collect, make_engine, terminal
+from tests.core.engines import collect, make_engine, terminal
 from tests.fakeapi import FakeAPI, Reply, text, tool_use
 
 

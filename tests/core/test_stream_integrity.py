@@ -17,7 +17,7 @@ from cc.core.retry import MAX_RETRIES, retry_after
 from cc.models.content_blocks import OpaqueBlock
 from cc.permissions.gate import ModeGate
 from cc.tools.bash import BashTool
-from tests.core.test_query_loop import collect, make_engine, terminal
+from tests.core.engines import collect, make_engine, terminal
 from tests.fakeapi import (
     CutStream,
     FakeAPI,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cc.config.settings import Settings
-from cc.permissions.ask import AskUser
+from cc.permissions.ask import NO_ONE, AskingChannel, AskUser
 from cc.permissions.checker import PermissionChecker
 from cc.permissions.context import build_permission_context
 from cc.permissions.gate import Decision
@@ -58,7 +58,7 @@ def make_checker(
         home=proj.home,
     )
     ctx.add_rule_texts("ask", list(ask), source="session")
-    return PermissionChecker(ctx, asker)
+    return PermissionChecker(ctx, AskingChannel(asker) if asker else NO_ONE)
 
 
 TOOLS: dict[str, Tool] = {t.name: t for t in (ReadTool(), EditTool(), WriteTool(), GlobTool(),

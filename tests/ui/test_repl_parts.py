@@ -86,14 +86,14 @@ def request(tool: str = "Bash", **extra: object) -> PermissionRequest:
 
 async def test_permission_yes_always_and_no_with_feedback(tmp_path: Path) -> None:
     dialogs = Dialogs(tmp_path)
-    asked = asyncio.create_task(dialogs(request(suggestions=["Bash(make:*)"])))
+    asked = asyncio.create_task(dialogs.ask_permission(request(suggestions=["Bash(make:*)"])))
     await shown(dialogs)
     assert dialogs.current is not None and len(dialogs.current.options) == 3
     dialogs.move(1)
     assert dialogs.pick() is False
     assert await asked == AskAnswer("allow", always=True)
 
-    asked = asyncio.create_task(dialogs(request()))
+    asked = asyncio.create_task(dialogs.ask_permission(request()))
     await shown(dialogs)
     assert dialogs.current is not None and dialogs.current.options[-1].startswith("No")
     assert dialogs.pick(1) is True  # No: now the reason is typed
@@ -101,7 +101,7 @@ async def test_permission_yes_always_and_no_with_feedback(tmp_path: Path) -> Non
     dialogs.give_feedback("  use make test instead ")
     assert await asked == AskAnswer("deny", feedback="use make test instead")
 
-    asked = asyncio.create_task(dialogs(request()))
+    asked = asyncio.create_task(dialogs.ask_permission(request()))
     await shown(dialogs)
     dialogs.cancel()  # Esc
     assert await asked == AskAnswer("deny")
@@ -112,7 +112,7 @@ async def test_allow_all_edits_switches_mode(tmp_path: Path) -> None:
     switched: list[bool] = []
     dialogs.on_accept_edits = lambda: switched.append(True)
     edit = PermissionRequest("Edit", {"file_path": "x.py", "old_string": "", "new_string": "hi\n"}, "t", "Edit x.py")
-    asked = asyncio.create_task(dialogs(edit))
+    asked = asyncio.create_task(dialogs.ask_permission(edit))
     await shown(dialogs)
     assert dialogs.current is not None
     assert dialogs.current.options[1].startswith("Yes, allow all edits")
@@ -122,7 +122,7 @@ async def test_allow_all_edits_switches_mode(tmp_path: Path) -> None:
 
 async def test_requests_queue_and_cancelled_waiters_leave(tmp_path: Path) -> None:
     dialogs = Dialogs(tmp_path)
-    first = asyncio.create_task(dialogs(request()))
+    first = asyncio.create_task(dialogs.ask_permission(request()))
     second = asyncio.create_task(dialogs.choose("Pick", ["a", "b"]))
     await shown(dialogs)
     assert dialogs.current is not None and dialogs.current.request is not None
@@ -140,7 +140,7 @@ async def test_an_edit_dialog_is_shown_with_its_diff_from_the_first_draw(tmp_pat
     drawn: list[object] = []  # the diff at each redraw while the dialog is up
     dialogs.on_change = lambda: dialogs.current is not None and drawn.append(dialogs.current.hunks)
     edit = PermissionRequest("Edit", {"file_path": "a.py", "old_string": "x = 1", "new_string": "x = 2"}, "t", "")
-    asked = asyncio.create_task(dialogs(edit))
+    asked = asyncio.create_task(dialogs.ask_permission(edit))
     while dialogs.current is None:
         await asyncio.sleep(0.01)
     dialogs.pick(0)

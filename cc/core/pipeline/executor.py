@@ -14,6 +14,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from cc.core.channel import emitting
+from cc.core.events import Event
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate, PermissionGate, denial_message
@@ -55,10 +57,15 @@ class ToolExecutor:
         return tool, checked
 
     async def run(
-        self, tool_use: ToolUseBlock, progress: Callable[[str], None] | None = None
+        self,
+        tool_use: ToolUseBlock,
+        progress: Callable[[str], None] | None = None,
+        emit: Callable[[Event], None] | None = None,
     ) -> ToolResult:
+        """Run one call; `emit` gets the events it causes (a permission asked, answered)."""
         try:
-            return await self._run(tool_use, progress)
+            with emitting(emit):
+                return await self._run(tool_use, progress)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - the tool boundary

@@ -14,7 +14,7 @@ import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
-from cc.core.events import ToolDone, ToolProgress, ToolStart
+from cc.core.events import Event, ToolDone, ToolProgress, ToolStart
 from cc.core.pipeline.executor import ToolExecutor
 from cc.models.content_blocks import ToolUseBlock
 from cc.tools.base import ToolResult
@@ -50,7 +50,7 @@ class StreamingToolExecutor:
         self._executor = executor
         self._sem = asyncio.Semaphore(max_concurrency or max_concurrency_from_env())
         self._calls: list[_Call] = []
-        self._events: asyncio.Queue[ToolStart | ToolProgress | None] = asyncio.Queue()
+        self._events: asyncio.Queue[Event | None] = asyncio.Queue()
         self._closed = False
         self._failed_kinds: set[str] = set()
 
@@ -96,7 +96,8 @@ class StreamingToolExecutor:
                 self._events.put_nowait(ToolStart(call.tool_use))
                 tid = call.tool_use.id
                 result = await self._executor.run(
-                    call.tool_use, lambda text: self._events.put_nowait(ToolProgress(tid, text))
+                    call.tool_use, lambda text: self._events.put_nowait(ToolProgress(tid, text)),
+                    self._events.put_nowait,
                 )
             call.result = result
             if result.is_error and call.tool_use.name in _CASCADING:
@@ -115,8 +116,9 @@ class StreamingToolExecutor:
                 call.result = ToolResult(SIBLING_FAILED_TEXT, is_error=True)
                 call.task.cancel()
 
-    async def events(self) -> AsyncIterator[ToolStart | ToolProgress | ToolDone]:
-        """Starts and progress as they come; ToolDone in tool_use order. Ends when all are done."""
+    async def events(self) -> AsyncIterator[Event]:
+        """Starts, progress and asks as they come; ToolDone in tool_use order. Ends when
+        all are done."""
         next_done = 0
         while True:
             while next_done < len(self._calls) and self._calls[next_done].done.is_set():

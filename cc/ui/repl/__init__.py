@@ -1,7 +1,7 @@
 """The interactive REPL (`python -m cc` on a terminal).
 
     run_repl(engine, runtime, first=None, *, services=None, dialogs=None) -> exit status
-    make_ask_user(cwd) -> Dialogs      the AskUser a permission checker awaits
+    make_ask_user(cwd) -> Dialogs      the UserChannel a permission checker awaits
 
 `services` (cc.commands.context.Services) carries the control plane's hooks: mode
 changes, session listing and resuming, hook listing, `!`-command checks, on_exit. When

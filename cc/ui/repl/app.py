@@ -92,8 +92,8 @@ class Repl:
         self.last_ctrl_c = 0.0
         self.started = time.monotonic()
         self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
-        if self.gate is not None and getattr(self.gate, "ask", None) is None:
-            self.gate.ask = self.dialogs  # someone to ask: the person at this terminal
+        if not self.engine.channel.present:
+            self.engine.use_channel(self.dialogs)  # someone to ask: the person at this terminal
         listen = getattr(self.gate, "on_mode_change", None)
         if listen is not None:
             listen(lambda _mode: self.invalidate())  # the footer shows it

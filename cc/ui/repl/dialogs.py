@@ -1,6 +1,6 @@
 """Questions for the person at the keyboard: permission requests and pickers.
 
-`Dialogs` is the REPL's `AskUser`: the permission checker awaits it; it queues the
+`Dialogs` is the REPL's `UserChannel`: the permission checker awaits it; it queues the
 request, the live area shows it, and keys answer it (arrows + Enter, or 1-9).
 Choosing "No" lets the user type what to do instead, returned as `AskAnswer.feedback`.
 Esc on a permission stops the whole turn (the REPL cancels it, see `Repl.refuse`);
@@ -47,8 +47,11 @@ class Dialogs:
     def current(self) -> Pending | None:
         return self.queue[0] if self.queue else None
 
-    async def __call__(self, request: PermissionRequest) -> AskAnswer:
-        """AskUser: show `request` and wait for the answer."""
+    #: Someone is at the terminal to answer.
+    present = True
+
+    async def ask_permission(self, request: PermissionRequest) -> AskAnswer:
+        """Show `request` and wait for the answer."""
         from cc.ui.render import permission_choices
 
         choices = permission_choices(request)
@@ -132,7 +135,7 @@ def _future() -> asyncio.Future[Any]:
 
 
 def make_ask_user(cwd: Path) -> Dialogs:
-    """The REPL's AskUser; pass the same object to `run_repl(..., dialogs=)`."""
+    """The REPL's UserChannel; pass the same object to `run_repl(..., dialogs=)`."""
     return Dialogs(cwd)
 
 
