@@ -94,6 +94,15 @@ class AgentDefinition:
 class AgentCatalog:
     definitions: dict[str, AgentDefinition]
     warnings: list[str] = field(default_factory=list)
+    #: Definitions a later source replaced, in the order they were replaced.
+    shadowed: list[AgentDefinition] = field(default_factory=list)
+
+    def add(self, definition: AgentDefinition) -> None:
+        """Add `definition`, replacing one of the same name."""
+        earlier = self.definitions.get(definition.agent_type)
+        if earlier is not None:
+            self.shadowed.append(earlier)
+        self.definitions[definition.agent_type] = definition
 
     def get(self, agent_type: str) -> AgentDefinition | None:
         return self.definitions.get(agent_type)
@@ -177,7 +186,8 @@ def load_agents(cwd: Path, config_dir: Path, flag_json: str | None = None) -> Ag
                 )
                 continue
             found[definition.agent_type] = definition
-        catalog.definitions.update(found)
+        for definition in found.values():
+            catalog.add(definition)
     if flag_json is not None:
         try:
             entries = parse_agents_json(flag_json)
@@ -190,7 +200,7 @@ def load_agents(cwd: Path, config_dir: Path, flag_json: str | None = None) -> Ag
             except AgentDefinitionError as exc:
                 catalog.warnings.append(f"Skipped agent '{name}' from --agents: {exc}")
                 continue
-            catalog.definitions[definition.agent_type] = definition
+            catalog.add(definition)
     return catalog
 
 
