@@ -159,6 +159,8 @@ def test_later_sources_override_earlier_ones(dirs: Dirs) -> None:
     ]
     explore = catalog.get("Explore")
     assert explore is not None and not explore.one_shot and explore.tools == ("Read",)
+    assert [(d.agent_type, d.source) for d in catalog.shadowed] == [
+        ("Explore", "built-in"), ("shared", "user"), ("mine", "user")]
     assert catalog.warnings == []
 
 
