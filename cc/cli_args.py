@@ -46,6 +46,8 @@ def build_parser() -> argparse.ArgumentParser:
                    default=[], help="permission rules to allow")
     p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools",
                    nargs="+", default=[], help="permission rules to deny")
+    p.add_argument("--agents", help='custom sub-agents as JSON: '
+                   '{"name": {"description": "...", "prompt": "...", "tools": [...]}}')
     p.add_argument("--settings", help="a settings file or JSON string")
     p.add_argument("--setting-sources", help="which settings to load: user,project,local")
     p.add_argument("--add-dir", dest="add_dir", nargs="+", default=[])

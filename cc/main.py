@@ -212,7 +212,8 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     from cc.app.factory import build_session_engine
     from cc.app.options import resolve_options
 
-    built = build_session_engine(resolve_options(args, runtime.settings), runtime)
+    runtime.options = resolve_options(args, runtime.settings)
+    built = build_session_engine(runtime.options, runtime)
     _warn(built.warnings)
     return built.engine
 

@@ -42,6 +42,8 @@ class SessionOptions:
     commit_trailer: str | None = COMMIT_TRAILER
     #: `--session-id`, validated.
     session_id: str | None = None
+    #: `--agents`: custom sub-agents as a JSON object (its entries are checked when loaded).
+    agents_json: str | None = None
 
 
 def resolve_options(
@@ -74,6 +76,7 @@ def resolve_options(
         append_system_prompt=append,
         commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
         session_id=valid_uuid(args.session_id) if args.session_id else None,
+        agents_json=_agents_json(args.agents),
     )
 
 
@@ -113,6 +116,19 @@ def _read_flag_file(path: str | None, flag: str) -> str | None:
         return Path(path).expanduser().read_text(encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"{flag}: cannot read {path}: {exc.strerror or exc}") from None
+
+
+def _agents_json(text: str | None) -> str | None:
+    """`--agents` as given, once it parses as a JSON object."""
+    if text is None:
+        return None
+    from cc.agents.definitions import AgentDefinitionError, parse_agents_json
+
+    try:
+        parse_agents_json(text)
+    except AgentDefinitionError as exc:
+        raise UsageError(str(exc)) from None
+    return text
 
 
 def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from cc.app.options import SessionOptions
     from cc.config.settings import Settings
     from cc.core.client import Credentials
     from cc.core.query_engine import QueryEngine
@@ -29,6 +30,8 @@ class Runtime:
     permissions: PermissionChecker | None = None
     #: The Bash sandbox, when settings turn it on (`sandbox.enabled`).
     sandbox: Sandbox | None = None
+    #: What flags, settings and environment asked of the session, once resolved.
+    options: SessionOptions | None = None
 
     @property
     def engine(self) -> QueryEngine:

@@ -1,7 +1,8 @@
 """The built-in slash commands that act on the conversation itself.
 
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
-/config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`;
+/config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`,
+/agents in `agents_view.py`;
 /resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help order.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cc import __version__
+from cc.commands.agents_view import agents_command
 from cc.commands.context import CommandContext, CommandResult
 from cc.commands.info import (
     config_command,
@@ -145,6 +147,8 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("permissions", "List permission rules", permissions_command),
     BuiltinCommand("hooks", "List configured hooks", hooks_command),
     BuiltinCommand("sandbox", "Show the Bash sandbox's state", sandbox_command),
+    BuiltinCommand("agents", "List the sub-agent types and where they are defined",
+                   agents_command),
     BuiltinCommand("context", "What fills the context window", context_command),
     BuiltinCommand("memory", "Edit a CLAUDE.md memory file", memory_command),
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),

@@ -33,10 +33,10 @@ __all__ = [
 from cc.commands import CommandError
 from cc.commands.inline_bash import run_inline_bash
 from cc.commands.mentions import mention_blocks
+from cc.config.frontmatter import split_frontmatter, split_list
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 
-_FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _PLACEHOLDER = re.compile(
     r"\\\$|\$ARGUMENTS\[(\d+)\]|\$ARGUMENTS(?![\w\[])|\$(\d+)|\$\{(CLAUDE_[A-Z_]+)\}|\$([A-Za-z_]\w*)"
 )
@@ -109,32 +109,11 @@ def parse_command_file(path: Path, scope: str, namespace: str | None = None) -> 
         namespace=namespace,
         description=_text(meta.get("description")) or _first_line(body),
         argument_hint=_text(meta.get("argument-hint")) or None,
-        allowed_tools=tuple(_tool_list(meta.get("allowed-tools"))),
+        allowed_tools=tuple(split_list(meta.get("allowed-tools"))),
         model=_text(meta.get("model")) or None,
         disable_model_invocation=_flag(meta.get("disable-model-invocation")),
         argument_names=tuple(_names(meta.get("arguments"))),
     )
-
-
-def split_frontmatter(text: str) -> tuple[dict[str, Any], str]:
-    """(frontmatter mapping, body). Frontmatter that is not YAML is read as `key: value` lines."""
-    match = _FRONTMATTER.match(text)
-    if not match:
-        return {}, text
-    raw, body = match.group(1), text[match.end() :]
-    import yaml
-
-    try:
-        meta = yaml.safe_load(raw)
-    except yaml.YAMLError:
-        meta = None
-    if not isinstance(meta, dict):
-        meta = {}
-        for line in raw.splitlines():
-            key, sep, value = line.partition(":")
-            if sep and key.strip():
-                meta[key.strip()] = value.strip()
-    return {str(k): v for k, v in meta.items()}, body
 
 
 def _text(value: Any) -> str:
@@ -151,22 +130,6 @@ def _first_line(body: str) -> str:
         if line:
             return line if len(line) <= 100 else line[:99] + "…"
     return ""
-
-
-def _tool_list(value: Any) -> list[str]:
-    """`Bash(git add:*), Read` or a YAML list, split on commas outside parentheses."""
-    if isinstance(value, list):
-        return [str(v).strip() for v in value if str(v).strip()]
-    out, depth, current = [], 0, ""
-    for ch in _text(value):
-        depth += (ch == "(") - (ch == ")")
-        if ch == "," and depth == 0:
-            out.append(current.strip())
-            current = ""
-        else:
-            current += ch
-    out.append(current.strip())
-    return [t for t in out if t]
 
 
 def _names(value: Any) -> list[str]:

@@ -1,0 +1,1 @@
+"""Sub-agents: the types the Agent tool can launch (`definitions.py`)."""
