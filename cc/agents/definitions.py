@@ -85,7 +85,7 @@ class AgentDefinition:
         """The model id this agent runs on, given its parent's."""
         if self.model is None:
             return parent_model
-        from cc.core.model_catalog import resolve_model
+        from cc.models.catalog import resolve_model
 
         return resolve_model(self.model)
 

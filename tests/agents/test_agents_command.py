@@ -16,11 +16,11 @@ from cc.commands.context import CommandContext
 from cc.commands.registry import CommandRegistry, dispatch
 from cc.config.settings import Settings
 from cc.core.client import Credentials, ModelClient
+from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
 from cc.permissions.gate import ModeGate
 from cc.tools.base import ToolContext
 from cc.tools.bash import BashTool
-from cc.tools.executor import ToolExecutor
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from tests.fakeapi import FakeAPI
