@@ -12,6 +12,7 @@ from typing import Any
 from cc.errors import ModelCallError
 from cc.models.content_blocks import ContentBlock, ToolUseBlock
 from cc.models.messages import AssistantMessage, UserMessage
+from cc.models.usage import UsageTotals
 from cc.permissions.ask import AskAnswer, PermissionRequest
 from cc.tools.base import ToolResult
 
@@ -132,6 +133,35 @@ class PermissionAnswered:
 
 
 @dataclass(frozen=True)
+class Denied:
+    """A call the permission check refused (the result record lists them)."""
+
+    tool_name: str
+    tool_use_id: str
+    tool_input: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TurnSummary:
+    """What a writer reports when a turn ends, so it never reads the engine."""
+
+    session_id: str
+    model: str
+    #: Model requests that made progress this turn, and how many the limit allows.
+    num_turns: int = 0
+    max_turns: int | None = None
+    safety_stops: int = 0
+    #: The session's usage so far (what Claude Code's result record reports) ...
+    usage: UsageTotals = field(default_factory=UsageTotals)
+    #: ... and this turn's share of it.
+    total_tokens: int = 0
+    tool_uses: int = 0
+    duration_ms: int = 0
+    #: Every call refused in the session so far.
+    denials: tuple[Denied, ...] = ()
+
+
+@dataclass(frozen=True)
 class Terminal:
     """The turn is over. `reason` uses Claude Code's terminal_reason names."""
 
@@ -140,6 +170,8 @@ class Terminal:
     error_kind: str | None = None
     stop_reason: str | None = None
     details: dict[str, Any] = field(default_factory=dict)
+    #: Set by the engine on the Terminal it passes on.
+    summary: TurnSummary | None = None
 
     @property
     def ok(self) -> bool:

@@ -10,6 +10,7 @@ and usage. Three entries:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,12 +18,14 @@ from typing import TYPE_CHECKING
 
 from cc.core.events import (
     AssistantEvent,
+    Denied,
     Event,
     Notice,
     PermissionDenied,
     RequestStart,
     Terminal,
     ToolDone,
+    TurnSummary,
     UserEvent,
 )
 from cc.core.pipeline.executor import Denial, ToolExecutor
@@ -75,6 +78,9 @@ class QueryEngine:
         self.usage = UsageTotals()
         self.permission_denials: list[Denial] = []
         self.last_state: QueryState | None = None
+        #: Where the current (or last) turn started: clock, tokens, tool uses so far.
+        self._turn_start = (0.0, 0, 0)
+        self._tool_uses = 0
         #: Where the conversation is saved as it happens (None: not saved), and how
         #: to start a new one for a new session id (after /clear).
         self.transcript: TranscriptWriter | None = None
@@ -155,6 +161,7 @@ class QueryEngine:
     async def _drive(self, messages: list[Message]) -> AsyncIterator[Event]:
         state = QueryState(model=self.config.model, max_turns=self.config.max_turns)
         self.last_state = state
+        self._turn_start = (self._clock(), self.usage.total.tokens, self._tool_uses)
         deps = LoopDeps(
             client=self.client,
             executor=self.executor,
@@ -176,6 +183,8 @@ class QueryEngine:
                         self._save_result(event)
                     elif isinstance(event, (UserEvent, AssistantEvent, Terminal)):
                         self.save()  # only these follow a change to the conversation
+                if isinstance(event, ToolDone):
+                    self._tool_uses += 1
                 if isinstance(event, RequestStart):
                     request_started = self._clock()
                 elif isinstance(event, (AssistantEvent, Terminal)) and request_started:
@@ -190,8 +199,7 @@ class QueryEngine:
                     )
                 seen_denials = len(self.permission_denials)
                 if isinstance(event, Terminal):
-                    event.details["num_turns"] = state.turn_count
-                    event.details["safety_stops"] = state.safety_stops
+                    event = dataclasses.replace(event, summary=self.summarize())
                 yield event
         except (asyncio.CancelledError, GeneratorExit):
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))
@@ -199,6 +207,24 @@ class QueryEngine:
         finally:
             if ours:
                 self.save()
+
+    def summarize(self) -> TurnSummary:
+        """The figures of the current (or last) turn, and the session's so far."""
+        state = self.last_state
+        started, tokens, tools = self._turn_start
+        return TurnSummary(
+            session_id=self.session_id,
+            model=self.model,
+            num_turns=state.turn_count if state else 0,
+            max_turns=self.config.max_turns,
+            safety_stops=state.safety_stops if state else 0,
+            usage=self.usage.snapshot(),
+            total_tokens=self.usage.total.tokens - tokens,
+            tool_uses=self._tool_uses - tools,
+            duration_ms=int((self._clock() - started) * 1000) if state else 0,
+            denials=tuple(Denied(d.tool_name, d.tool_use_id, d.tool_input)
+                          for d in self.permission_denials),
+        )
 
     def _notifications(self) -> list[str]:
         tasks = self.executor.ctx.tasks

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,12 @@ class ModelUsage:
         server = usage.get("server_tool_use") or {}
         self.web_search_requests += int(server.get("web_search_requests") or 0)
 
+    @property
+    def tokens(self) -> int:
+        """Every token of the requests and answers (what a sub-agent report counts)."""
+        return (self.input_tokens + self.output_tokens + self.cache_read_input_tokens
+                + self.cache_creation_input_tokens)
+
     def cost_usd(self, model: str) -> float:
         p = model_info(model).prices
         return (
@@ -43,6 +50,11 @@ class UsageTotals:
 
     def add(self, model: str, usage: dict[str, Any]) -> None:
         self.by_model.setdefault(model, ModelUsage()).add(usage)
+
+    def snapshot(self) -> UsageTotals:
+        """A copy that later additions leave alone."""
+        return UsageTotals({m: dataclasses.replace(u) for m, u in self.by_model.items()},
+                           self.api_duration_ms)
 
     @property
     def total(self) -> ModelUsage:

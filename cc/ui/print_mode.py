@@ -132,15 +132,17 @@ async def run_print(
         for signum in _SIGNAL_EXIT:
             loop.remove_signal_handler(signum)
 
+    terminal = turn.terminal or Terminal("turn_setup_failed")
+    summary = terminal.summary or engine.summarize()  # an interrupted turn passed on none
     result = result_record(
-        engine,
-        turn.terminal,
+        terminal,
+        summary,
         turn.last,
         failure=failure,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
     if output_format == "text":
-        out.write(_text_of(result, engine) + "\n")
+        out.write(_text_of(result, summary.max_turns) + "\n")
         out.flush()
         if failure:
             print(f"cc: {failure}", file=sys.stderr)
@@ -277,10 +279,10 @@ async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMe
     return prepared.submit
 
 
-def _text_of(result: dict[str, Any], engine: QueryEngine) -> str:
+def _text_of(result: dict[str, Any], max_turns: int | None) -> str:
     subtype = result["subtype"]
     if subtype in _ERROR_TEXT:
-        return _ERROR_TEXT[subtype].format(max_turns=engine.config.max_turns)
+        return _ERROR_TEXT[subtype].format(max_turns=max_turns)
     return str(result.get("result", ""))
 
 

@@ -11,9 +11,9 @@ from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
-    from cc.core.events import Terminal
+    from cc.core.events import Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
-    from cc.models.usage import ModelUsage
+    from cc.models.usage import ModelUsage, UsageTotals
 
 
 def _now() -> str:
@@ -114,9 +114,9 @@ def usage_record(u: ModelUsage) -> dict[str, Any]:
     }
 
 
-def model_usage_record(engine: QueryEngine) -> dict[str, Any]:
+def model_usage_record(usage: UsageTotals) -> dict[str, Any]:
     out = {}
-    for model, u in engine.usage.by_model.items():
+    for model, u in usage.by_model.items():
         info = model_info(model)
         out[model] = {
             "inputTokens": u.input_tokens,
@@ -132,28 +132,27 @@ def model_usage_record(engine: QueryEngine) -> dict[str, Any]:
 
 
 def result_record(
-    engine: QueryEngine,
-    terminal: Terminal | None,
+    terminal: Terminal,
+    summary: TurnSummary,
     last: AssistantMessage | None,
     *,
     failure: str | None,
     duration_ms: int,
 ) -> dict[str, Any]:
-    """The final `result` record. Error subtypes carry `errors` and no `result`."""
-    reason = terminal.reason if terminal else "turn_setup_failed"
-    state = engine.last_state
+    """The final `result` record, from the turn's end and its summary. Error subtypes
+    carry `errors` and no `result`."""
     record: dict[str, Any] = {
         "type": "result",
         "subtype": "success",
         "is_error": False,
         "duration_ms": duration_ms,
-        "duration_api_ms": engine.usage.api_duration_ms,
-        "num_turns": state.turn_count if state else 0,
+        "duration_api_ms": summary.usage.api_duration_ms,
+        "num_turns": summary.num_turns,
     }
-    if failure is not None or terminal is None or terminal.reason.startswith("aborted"):
+    if failure is not None or terminal.reason in SETUP_FAILED or terminal.reason.startswith(
+            "aborted"):
         record.update(subtype="error_during_execution", is_error=True)
-        detail = terminal.error if terminal is not None else None
-        record["errors"] = [failure or detail or "the turn ended without a result"]
+        record["errors"] = [failure or terminal.error or "the turn ended without a result"]
     elif terminal.reason == "max_turns":
         record.update(subtype="error_max_turns", is_error=True)
         record["errors"] = [terminal.error or "Reached maximum number of turns"]
@@ -163,17 +162,21 @@ def result_record(
         record.update(is_error=True, result=terminal.error or "API error")
         record["api_error_status"] = terminal.details.get("status")
     record.update(
-        stop_reason=terminal.stop_reason if terminal else None,
-        session_id=engine.session_id,
-        total_cost_usd=round(engine.usage.cost_usd, 6),
-        usage=usage_record(engine.usage.total),
-        modelUsage=model_usage_record(engine),
+        stop_reason=terminal.stop_reason,
+        session_id=summary.session_id,
+        total_cost_usd=round(summary.usage.cost_usd, 6),
+        usage=usage_record(summary.usage.total),
+        modelUsage=model_usage_record(summary.usage),
         permission_denials=[
             {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
-            for d in engine.permission_denials
+            for d in summary.denials
         ],
-        terminal_reason=reason,
-        safety_stops=terminal.details.get("safety_stops", 0) if terminal else 0,
+        terminal_reason=terminal.reason,
+        safety_stops=summary.safety_stops,
         uuid=new_uuid(),
     )
     return record
+
+
+#: The reason of a turn that never reached the model.
+SETUP_FAILED = ("turn_setup_failed",)

@@ -106,7 +106,7 @@ async def test_text_streams_and_turn_completes(fake_api: FakeAPI, tmp_path: Path
     deltas = "".join(e.text for e in events if isinstance(e, TextDelta))
     assert deltas == "Hello there, friend."
     assert terminal(events).reason == "completed"
-    assert terminal(events).details["num_turns"] == 1
+    assert terminal(events).summary.num_turns == 1
     assert [m.role for m in engine.messages] == ["user", "assistant"]
     assert engine.usage.total.output_tokens > 0
     fake_api.assert_clean()
@@ -124,7 +124,12 @@ async def test_tool_round_trip_and_results_in_order(fake_api: FakeAPI, tmp_path:
     engine = make_engine(fake_api, tmp_path)
     events = await collect(engine.submit("read a and b"))
     assert terminal(events).reason == "completed"
-    assert terminal(events).details["num_turns"] == 2
+    summary = terminal(events).summary
+    assert summary is not None and summary.num_turns == 2 and summary.tool_uses == 2
+    bodies_tokens = sum(m.usage["input_tokens"] + m.usage["output_tokens"]
+                        for m in engine.messages if isinstance(m, AssistantMessage))
+    assert summary.total_tokens == bodies_tokens > 0
+    assert summary.session_id == engine.session_id and summary.denials == ()
     results = engine.messages[2]
     assert isinstance(results, UserMessage)
     contents = [blk.content for blk in results.content if isinstance(blk, ToolResultBlock)]
@@ -189,7 +194,7 @@ async def test_max_tokens_raises_cap_then_asks_to_continue(
     assert any(isinstance(e, StreamDiscarded) for e in events)
     end = terminal(events)
     assert end.reason == "completed"
-    assert end.details["num_turns"] == 1  # recoveries are not turns
+    assert end.summary.num_turns == 1  # recoveries are not turns
     fake_api.assert_clean()
 
 
@@ -216,7 +221,7 @@ async def test_retry_is_not_a_turn_and_notifies(fake_api: FakeAPI, tmp_path: Pat
     assert [r.attempt for r in retries] == [1, 2]
     assert retries[0].error.kind == "rate_limit"
     assert retries[1].error.kind == "overloaded"
-    assert terminal(events).details["num_turns"] == 1
+    assert terminal(events).summary.num_turns == 1
     assert [m.role for m in engine.messages] == ["user", "assistant"]
 
 
@@ -254,7 +259,7 @@ async def test_max_turns(fake_api: FakeAPI, tmp_path: Path) -> None:
     engine = make_engine(fake_api, tmp_path, WaitTool(), max_turns=2)
     end = terminal(await collect(engine.submit("loop")))
     assert end.reason == "max_turns"
-    assert end.details["num_turns"] == 3
+    assert end.summary.num_turns == 3
     assert len(fake_api.bodies) == 2
 
 

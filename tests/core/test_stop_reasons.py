@@ -29,7 +29,7 @@ async def test_a_refusal_is_noted_once_and_the_model_goes_on(
     engine = make_engine(fake_api, tmp_path, BashTool())
     events = await collect(engine.submit("do the thing"))
     end = terminal(events)
-    assert end.ok and end.details["safety_stops"] == 1
+    assert end.ok and end.summary.safety_stops == 1
     assert not marker.exists()
     second = fake_api.bodies[1]["messages"]
     assert second[1] == {"role": "assistant",
@@ -49,7 +49,7 @@ async def test_two_refusals_in_a_row_end_the_turn_as_an_error(
     end = terminal(events)
     assert (end.reason, end.stop_reason, end.error_kind) == ("api_error", "refusal", "refusal")
     assert not end.ok and end.error and "refusal" in end.error
-    assert end.details["safety_stops"] == 2
+    assert end.summary.safety_stops == 2
     assert len(fake_api.bodies) == 2
     # What it said is kept, and the conversation goes on from there.
     shown = [e.message.text for e in events if isinstance(e, AssistantEvent)]
@@ -67,7 +67,7 @@ async def test_an_empty_answer_gets_one_nudge(fake_api: FakeAPI, tmp_path: Path)
     first, second = fake_api.bodies
     assert last_user_text(second) == load_text(NUDGE_AFTER_EMPTY).strip()
     assert len(second["messages"]) == 1  # the empty reply is not sent back; the nudge joins
-    assert terminal(events).details["num_turns"] == 1  # the nudge is not a turn
+    assert terminal(events).summary.num_turns == 1  # the nudge is not a turn
     fake_api.assert_clean()
 
 
