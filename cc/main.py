@@ -209,11 +209,16 @@ def _startup(args: argparse.Namespace) -> Runtime:
 
 
 def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
+    from cc.agents.definitions import load_agents
+    from cc.agents.tool import AgentTool
     from cc.app.factory import build_session_engine
     from cc.app.options import resolve_options
 
     runtime.options = resolve_options(args, runtime.settings)
-    built = build_session_engine(runtime.options, runtime)
+    agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
+                                       runtime.options.agents_json))
+    built = build_session_engine(runtime.options, runtime, extra_tools=[agent_tool])
+    agent_tool.available = built.engine.registry.names
     _warn(built.warnings)
     return built.engine
 

@@ -64,6 +64,9 @@ class AgentDefinition:
     #: Its result has no agentId/usage trailer (built-in Explore and Plan).
     one_shot: bool = False
     path: Path | None = None
+    #: A fork: it starts from its parent's whole context (system, tools, messages) and
+    #: the Agent call's prompt is its directive; it may not fork again.
+    inherits_context: bool = False
 
     def tool_names(self, available: Sequence[str]) -> list[str]:
         """The tools of `available` (the parent's) this agent gets: the allow-list's, in
@@ -75,6 +78,8 @@ class AgentDefinition:
 
     def tools_text(self, available: Sequence[str]) -> str:
         """"All tools", "All tools except Edit, Write" or "Read, Grep", for the listing."""
+        if self.inherits_context:
+            return "The same as yours"
         if self.tools is None:
             if not self.disallowed_tools:
                 return "All tools"
@@ -139,6 +144,11 @@ _BUILTIN_DESCRIPTIONS = {
         "Read-only architect agent for designing an implementation plan: studies the code and "
         "returns the approach, ordered steps, the files involved and the trade-offs."
     ),
+    "fork": (
+        "A copy of you that starts from this conversation as it stands (same context, same "
+        "tools) and works on the directive in the prompt. Use it to split work you would "
+        "otherwise do in sequence; a fork cannot fork again."
+    ),
 }
 
 
@@ -153,6 +163,7 @@ def builtin_agents() -> list[AgentDefinition]:
         builtin("general-purpose"),
         builtin("Explore", disallowed_tools=READ_ONLY_DISALLOWED, one_shot=True),
         builtin("Plan", disallowed_tools=READ_ONLY_DISALLOWED, one_shot=True),
+        builtin("fork", inherits_context=True),  # its "prompt" frames the directive
     ]
 
 
@@ -226,18 +237,13 @@ def parse_agent_file(path: Path, source: str) -> AgentDefinition:
 
 def parse_agents_json(text: str) -> dict[str, Any]:
     """The `--agents` object, name → entry. Raises AgentDefinitionError."""
-    import json
+    from cc.app.options import agents_object
+    from cc.errors import UsageError
 
     try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise AgentDefinitionError(f"--agents is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise AgentDefinitionError(
-            "--agents must be a JSON object of agent names to definitions, "
-            'e.g. {"reviewer": {"description": "...", "prompt": "..."}}'
-        )
-    return value
+        return agents_object(text)
+    except UsageError as exc:
+        raise AgentDefinitionError(str(exc)) from None
 
 
 def _flag_definition(name: str, entry: Any) -> AgentDefinition:

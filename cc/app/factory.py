@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from cc.permissions.context import PermissionContext
     from cc.prompts.builder import PromptSection
     from cc.sandbox.sandbox import Sandbox
+    from cc.tools.base import Tool
     from cc.tools.registry import ToolRegistry
 
 
@@ -95,14 +96,16 @@ def main_spec(options: SessionOptions, runtime: Runtime, tool_names: Sequence[st
     )
 
 
-def build_session_engine(options: SessionOptions, runtime: Runtime) -> Built:
+def build_session_engine(options: SessionOptions, runtime: Runtime,
+                         extra_tools: Sequence[Tool] = ()) -> Built:
     """The main agent's engine: its tools decide the prompt's tool section, so the
-    registry is settled (deny rules applied) before the spec is made."""
+    registry is settled (deny rules applied) before the spec is made. `extra_tools` are
+    those of layers above this one (the Agent tool)."""
     warnings: list[str] = []
     permissions = _permission_context(options.permission_mode, options.allowed_tools,
                                       options.disallowed_tools, options.add_dirs, runtime,
                                       warnings)
-    registry = build_registry(options.tools, permissions)
+    registry = build_registry(options.tools, permissions, extra_tools)
     spec = main_spec(options, runtime, registry.names)
     built = build_engine(spec, runtime, permissions=permissions, registry=registry,
                          warnings=warnings)
@@ -113,7 +116,8 @@ def build_session_engine(options: SessionOptions, runtime: Runtime) -> Built:
     return built
 
 
-def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime) -> Built:
+def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
+         registry: ToolRegistry | None = None) -> Built:
     """A sub-agent's engine. It shares the parent's API client, permission rules (an
     "always" answer holds for both), sandbox and hooks configuration; its messages,
     tool context, shell, checker (in the spec's mode, with nobody to ask), hook runner
@@ -127,7 +131,16 @@ def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime) -> Built:
         raise TypeError("fork() needs a parent whose permissions are a PermissionChecker")
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
                                   warnings=[], shell_cwd=None)
-    return build_engine(spec, runtime, permissions=context, parent=parent)
+    if registry is None:
+        registry = build_registry(spec.tools, context, list(_tools_of(parent)))
+    return build_engine(spec, runtime, permissions=context, registry=registry, parent=parent)
+
+
+def _tools_of(parent: QueryEngine) -> list[Tool]:
+    """The parent's tools beyond tier 1 (the spec's filter picks among them)."""
+    names = set(_TIER_ONE)
+    return [t for n in parent.registry.names if n not in names
+            and (t := parent.registry.get(n)) is not None]
 
 
 def build_engine(
@@ -145,6 +158,7 @@ def build_engine(
     from cc.core.pipeline.executor import ToolExecutor
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.permissions.checker import PermissionChecker
+    from cc.tools.agent_tasks import AgentTasks
     from cc.tools.base import EngineRef, ToolContext
     from cc.tools.shell import BackgroundTasks, ShellSession
 
@@ -156,7 +170,8 @@ def build_engine(
     if registry is None:
         registry = build_registry(spec.tools, permissions)
     shell = ShellSession(runtime.cwd)
-    ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir))
+    ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir),
+                      agent_tasks=AgentTasks())
     permissions.shell_cwd = lambda: shell.cwd
     ctx.read_denied = _read_denied(permissions)
     if parent is not None:
@@ -182,12 +197,17 @@ def build_engine(
                          shares_with_parent=parent is not None)
     ctx.results_dir = lambda: _results_dir(engine)
     ctx.engine_ref = EngineRef(engine)
+    engine.runtime = runtime
     return Built(engine, gate, warnings)
 
 
-def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext) -> ToolRegistry:
-    """Tier 1 tools at once (later tiers are wired in here as they land), less those
-    `--tools` leaves out and those a bare deny rule hides from the model."""
+_TIER_ONE = ("TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TaskStop")
+
+
+def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
+                   extra: Sequence[Tool] = ()) -> ToolRegistry:
+    """Tier 1 tools at once (later tiers are wired in here as they land) and `extra`,
+    less those `--tools` leaves out and those a bare deny rule hides from the model."""
     from cc.permissions.checker import hides
     from cc.tools.bash import BashTool
     from cc.tools.edit import EditTool
@@ -200,7 +220,7 @@ def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext
     from cc.tools.write import WriteTool
 
     registry = ToolRegistry([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
-                             EditTool(), WriteTool(), TaskStopTool()])
+                             EditTool(), WriteTool(), TaskStopTool(), *extra])
     for name in list(registry.names):
         if (tools is not None and name not in tools) or hides(permissions, name):
             registry.pop(name)

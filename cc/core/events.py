@@ -120,6 +120,26 @@ class PermissionDenied:
 
 
 @dataclass(frozen=True)
+class AgentInfo:
+    """Who a sub-agent is, as its events and records name it."""
+
+    agent_id: str
+    agent_type: str
+    description: str
+    #: The Agent call that started it.
+    parent_tool_use_id: str
+    background: bool = False
+
+
+@dataclass(frozen=True)
+class SubagentEvent:
+    """An event of a sub-agent, passed up its parent's stream."""
+
+    agent: AgentInfo
+    event: Event
+
+
+@dataclass(frozen=True)
 class PermissionAsked:
     """A tool call needs approval, and the session's channel was asked."""
 
@@ -195,5 +215,6 @@ Event = (
     | PermissionDenied
     | PermissionAsked
     | PermissionAnswered
+    | SubagentEvent
     | Terminal
 )

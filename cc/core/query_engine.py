@@ -40,6 +40,8 @@ from cc.tools.base import ToolContext
 from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from cc.app.runtime import Runtime
+    from cc.core.events import AgentInfo
     from cc.hooks.runner import HookOutcome, HookRunner
     from cc.permissions.ask import UserChannel
     from cc.session.transcript import TranscriptWriter
@@ -89,6 +91,12 @@ class QueryEngine:
         self.warnings: list[str] = []
         #: A fork: the client and sandbox belong to the parent, which closes them.
         self.shares_with_parent = shares_with_parent
+        #: What start-up found (set by the factory; tools that build agents need it).
+        self.runtime: Runtime | None = None
+        #: Set on a sub-agent's engine: who it is.
+        self.agent: AgentInfo | None = None
+        #: A fork sub-agent (it holds its parent's context, and may not fork again).
+        self.is_fork = False
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
         self._own_resources(executor.ctx)
@@ -227,8 +235,22 @@ class QueryEngine:
         )
 
     def _notifications(self) -> list[str]:
-        tasks = self.executor.ctx.tasks
-        return tasks.drain_notifications() if tasks is not None else []
+        ctx = self.executor.ctx
+        texts = ctx.tasks.drain_notifications() if ctx.tasks is not None else []
+        if ctx.agent_tasks is not None:
+            texts += ctx.agent_tasks.drain_notifications()
+        return texts
+
+    async def wait_for_background(self) -> bool:
+        """Wait until a background agent ends if any runs; whether there is news for the
+        model (print mode then starts another turn, as Claude Code does)."""
+        agents = self.executor.ctx.agent_tasks
+        if agents is None:
+            return False
+        while not agents.has_news and agents.running:
+            agents.changed.clear()
+            await agents.changed.wait()
+        return agents.has_news
 
     def save(self) -> None:
         """Write whatever the transcript does not have yet (cheap when nothing is new)."""
@@ -282,6 +304,10 @@ class QueryEngine:
             if ctx.tasks is not None:
                 await ctx.tasks.close()
 
+        async def agents() -> None:
+            if ctx.agent_tasks is not None:
+                await ctx.agent_tasks.close()
+
         async def sandbox() -> None:
             if ctx.sandbox is not None:
                 await ctx.sandbox.close()
@@ -291,6 +317,7 @@ class QueryEngine:
             self.supervisor.on_close(sandbox)
         self.supervisor.on_close(lambda: ctx.shell.close() if ctx.shell is not None else None)
         self.supervisor.on_close(tasks)
+        self.supervisor.on_close(agents)
 
     async def aclose(self) -> None:
         """End of the session: the transcript, then the supervisor (background work,

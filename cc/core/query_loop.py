@@ -422,7 +422,7 @@ async def _stream(
                 # Whole (the client announces no cut-off call). A read-only call starts
                 # at once; one that may change things waits for the message to end, so
                 # a stream that breaks later leaves nothing half-done behind.
-                if turn.tools.is_safe(item.block):
+                if turn.tools.starts_early(item.block):
                     turn.tools.add(item.block)
                 else:
                     turn.held.append(item.block)

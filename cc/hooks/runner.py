@@ -75,6 +75,11 @@ class HookRunner:
         self._permission_mode = permission_mode
         self._rule_matcher = rule_matcher
         self._env = env
+        #: Set in a sub-agent's runner: (agent id, agent type). Its tool hooks say who
+        #: acts, and the end of its turn is `SubagentStop`, not `Stop`.
+        self.agent: tuple[str, str] | None = None
+        #: A sub-agent's own transcript (SubagentStop's `agent_transcript_path`).
+        self.agent_transcript_path: str | None = None
         self._messages: list[str] = []
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
@@ -95,6 +100,7 @@ class HookRunner:
             "cwd": str(self.cwd),
             "permission_mode": self.permission_mode,
             "hook_event_name": event,
+            **self._agent_fields(event),
             **payload,
         }
         stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
@@ -115,6 +121,11 @@ class HookRunner:
             ]
         label = f"{event}:{match_value}" if match_value and event in MATCHER_EVENTS else event
         return combine(event, label, [t.result() for t in tasks])
+
+    def _agent_fields(self, event: str) -> dict[str, str]:
+        if self.agent is None or event not in TOOL_EVENTS:
+            return {}
+        return {"agent_id": self.agent[0], "agent_type": self.agent[1]}
 
     @property
     def permission_mode(self) -> str:
@@ -191,6 +202,11 @@ class HookRunner:
         self, stop_hook_active: bool, *, last_assistant_message: str | None = None
     ) -> HookOutcome:
         """blocked → the turn goes on with `reason` as the next (meta) user message."""
+        if self.agent is not None:
+            return await self.subagent_stop(
+                stop_hook_active, agent_id=self.agent[0], agent_type=self.agent[1],
+                agent_transcript_path=self.agent_transcript_path,
+                last_assistant_message=last_assistant_message)
         payload: dict[str, Any] = {"stop_hook_active": stop_hook_active}
         if last_assistant_message is not None:
             payload["last_assistant_message"] = last_assistant_message

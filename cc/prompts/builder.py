@@ -121,6 +121,14 @@ def build_system_prompt(
     return sections
 
 
+def build_subagent_prompt(env: PromptEnv, agent_prompt: str) -> list[PromptSection]:
+    """A sub-agent's system prompt: its own text and the environment, nothing of the main
+    prompt's sections (the launching agent's message says what to do)."""
+    values = {**_environment_values(env), "commit_trailer": None}
+    return [PromptSection("agent", agent_prompt.strip(), cacheable=True),
+            _dynamic("environment", "08_environment.md", values)]
+
+
 def render(sections: Iterable[PromptSection]) -> str:
     """The whole prompt as one string, sections separated by a blank line."""
     return "\n\n".join(section.text for section in sections)

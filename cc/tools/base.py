@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.sandbox.sandbox import Sandbox
+    from cc.tools.agent_tasks import AgentTasks
     from cc.tools.shell import BackgroundTasks, ShellSession
 
 
@@ -94,6 +95,11 @@ class ToolContext:
     tasks: BackgroundTasks | None = None
     #: The engine these tools run in (None: a bare context, as in unit tests).
     engine_ref: EngineRef | None = None
+    #: The conversation's background agents (the Agent tool starts them, TaskStop stops).
+    agent_tasks: AgentTasks | None = None
+    #: Where the running call's own events go (the executor sets it on each call's copy):
+    #: a sub-agent's events travel up to the parent's stream this way.
+    emit: Callable[[Any], None] | None = None
     #: The id of the call being run (the executor sets it on each call's copy).
     tool_use_id: str | None = None
     #: Where a tool saves output too long to return whole: the session's

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
+from cc.tools.agent_tasks import TASK_TYPE as AGENT_TASK_TYPE
+from cc.tools.agent_tasks import AgentTask, AgentTasks
 from cc.tools.base import (
     Tool,
     ToolContext,
@@ -38,10 +41,13 @@ class TaskStopTool(Tool):
         task_id = inp.task_id or inp.shell_id
         if not task_id:
             return ToolResult.error("The required parameter `task_id` is missing")
+        agents = ctx.agent_tasks
+        if agents is not None and (agent := agents.get(task_id)) is not None:
+            return await _stop_agent(agents, agent)
         tasks = ctx.background_tasks()
         task = tasks.get(task_id)
         if task is None:
-            return ToolResult.error(f"No task found with ID: {task_id}")
+            return ToolResult.error(f"No task found with ID: {task_id}" + _running(agents))
         if not await tasks.stop(task_id):
             return ToolResult.error(f"Task {task_id} is not running (status: {task.status}).")
         tasks.mark_seen(task_id)
@@ -53,3 +59,21 @@ class TaskStopTool(Tool):
             "command": task.command,
         }
         return ToolResult(message, data=data, summary=f"stopped {task_id}")
+
+
+async def _stop_agent(agents: AgentTasks, agent: AgentTask) -> ToolResult:
+    if not await agents.stop(agent.id):
+        return ToolResult.error(f"Task {agent.id} is not running (status: {agent.status}).")
+    message = f"Successfully stopped task: {agent.id} ({agent.description})"
+    data = {"message": message, "task_id": agent.id, "task_type": AGENT_TASK_TYPE,
+            "command": agent.description}
+    return ToolResult(json.dumps(data, ensure_ascii=False), data=data,
+                      summary=f"stopped {agent.id}")
+
+
+def _running(agents: AgentTasks | None) -> str:
+    running = agents.running if agents is not None else []
+    if not running:
+        return ""
+    return " Background agents running or waiting: " + ", ".join(
+        f"{a.id} ({a.description})" for a in running)

@@ -55,13 +55,14 @@ async def run_agents(ctx: CommandContext) -> list[str]:
 async def test_only_the_builtins(engine: QueryEngine, tmp_path: Path) -> None:
     ctx = make_ctx(engine, tmp_path)
     lines = await run_agents(ctx)
-    assert lines[0] == ("3 agent types; a later source overrides an earlier one: "
+    assert lines[0] == ("4 agent types; a later source overrides an earlier one: "
                         "built-in < user < project < --agents")
     assert lines[2] == "Built-in agents"
-    assert [line.split(":")[0] for line in lines[3:9:2]] == ["  Explore", "  general-purpose",
-                                                             "  Plan"]
+    assert [line.split(":")[0] for line in lines[3:11:2]] == ["  Explore", "  fork",
+                                                              "  general-purpose", "  Plan"]
     assert lines[4] == "    Tools: All tools except Agent, Edit, Write, NotebookEdit"
-    assert lines[6] == "    Tools: All tools"
+    assert lines[6] == "    Tools: The same as yours"
+    assert lines[8] == "    Tools: All tools"
     assert lines[-1] == (f"Add your own as Markdown files in {ctx.cwd}/.claude/agents or "
                          f"{ctx.config_dir}/agents.")
 
@@ -81,12 +82,14 @@ async def test_every_source_with_overrides_and_warnings(engine: QueryEngine, tmp
     (project / "Plan.md").write_text("---\ndescription: Our planner\ndisallowedTools: Bash\n---\nPlan.")
     (project / "bad.md").write_text("---\ndescription: x\nmaxTurns: lots\n---\n")
     lines = await run_agents(ctx)
-    assert lines[0].startswith("6 agent types;")
+    assert lines[0].startswith("7 agent types;")
     assert lines[2:] == [
         "Built-in agents",
         "  Explore: " + lines[3].split(": ", 1)[1],
         "    Tools: All tools except Agent, Edit, Write, NotebookEdit",
-        "  general-purpose: " + lines[5].split(": ", 1)[1],
+        "  fork: " + lines[5].split(": ", 1)[1],
+        "    Tools: The same as yours",
+        "  general-purpose: " + lines[7].split(": ", 1)[1],
         "    Tools: All tools",
         "",
         f"User agents ({user})",

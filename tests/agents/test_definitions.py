@@ -60,7 +60,7 @@ NOTE = load_text("agents/custom_note.md").strip()
 
 def test_builtins_without_any_files(dirs: Dirs) -> None:
     catalog = dirs.load()
-    assert catalog.names() == ["Explore", "general-purpose", "Plan"]
+    assert catalog.names() == ["Explore", "fork", "general-purpose", "Plan"]
     assert catalog.warnings == []
     general, explore, plan = (catalog.get(n) for n in ("general-purpose", "Explore", "Plan"))
     assert general is not None and explore is not None and plan is not None
@@ -150,7 +150,7 @@ def test_later_sources_override_earlier_ones(dirs: Dirs) -> None:
     dirs.project("Explore.md", agent_file("a project Explore", tools="Read"))
     flag = json.dumps({"mine": {"description": "from the flag", "prompt": "Flag prompt."}})
     catalog = dirs.load(flag)
-    assert catalog.names() == ["Explore", "general-purpose", "mine", "Plan", "shared"]
+    assert catalog.names() == ["Explore", "fork", "general-purpose", "mine", "Plan", "shared"]
     assert [(n, catalog.definitions[n].source, catalog.definitions[n].description)
             for n in ("shared", "mine", "Explore")] == [
         ("shared", "project", "project version"),
@@ -208,7 +208,7 @@ def test_two_files_of_one_folder_naming_the_same_agent(dirs: Dirs) -> None:
 def test_only_md_files_directly_in_the_folder(dirs: Dirs) -> None:
     dirs.project("notes.txt", agent_file())
     dirs.project("sub/deep.md", agent_file())
-    assert dirs.load().names() == ["Explore", "general-purpose", "Plan"]
+    assert dirs.load().names() == ["Explore", "fork", "general-purpose", "Plan"]
 
 
 # --- --agents --------------------------------------------------------------------------
@@ -250,7 +250,7 @@ def test_a_bad_flag_entry_is_a_warning_and_the_rest_load(dirs: Dirs) -> None:
 
 def test_unparsable_flag_json_is_a_warning_when_loading(dirs: Dirs) -> None:
     catalog = dirs.load("{not json")
-    assert catalog.names() == ["Explore", "general-purpose", "Plan"]
+    assert catalog.names() == ["Explore", "fork", "general-purpose", "Plan"]
     assert len(catalog.warnings) == 1 and "--agents is not valid JSON" in catalog.warnings[0]
 
 
@@ -268,14 +268,15 @@ def test_listing_lines(dirs: Dirs) -> None:
     dirs.project("careful.md", agent_file("No shell", disallowedTools="Bash"))
     listing = dirs.load().listing(PARENT_TOOLS)
     assert [line.split(":")[0] for line in listing] == [
-        "- careful", "- Explore", "- general-purpose", "- Plan", "- reviewer"]
+        "- careful", "- Explore", "- fork", "- general-purpose", "- Plan", "- reviewer"]
     assert listing[0] == "- careful: No shell (Tools: All tools except Bash)"
-    assert listing[2].endswith("(Tools: All tools)")
+    assert listing[2].endswith("(Tools: The same as yours)")
+    assert listing[3].endswith("(Tools: All tools)")
     assert listing[1].endswith("(Tools: All tools except Agent, Edit, Write, NotebookEdit)")
-    assert listing[4] == "- reviewer: Reviews diffs carefully (Tools: Read, Bash)"
+    assert listing[5] == "- reviewer: Reviews diffs carefully (Tools: Read, Bash)"
 
 
 def test_not_found_names_every_type(dirs: Dirs) -> None:
     dirs.user("claude.md", agent_file())
     assert dirs.load().not_found("nope") == (
-        "Agent type 'nope' not found. Available agents: claude, Explore, general-purpose, Plan")
+        "Agent type 'nope' not found. Available agents: claude, Explore, fork, general-purpose, Plan")

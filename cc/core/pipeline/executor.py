@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from cc.core.channel import emitting
+from cc.core.channel import current_emitter, emitting
 from cc.core.events import Event
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
@@ -108,7 +108,8 @@ class ToolExecutor:
             tool, inp = reparsed
             raw_input = decision.updated_input
 
-        ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id)
+        ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
+                                  emit=current_emitter())
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
         return _with_context(result, extra)

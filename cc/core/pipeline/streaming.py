@@ -59,6 +59,13 @@ class StreamingToolExecutor:
         parsed = self._executor.parse(tool_use)
         return not isinstance(parsed, ToolResult) and parsed[0].is_concurrency_safe(parsed[1])
 
+    def starts_early(self, tool_use: ToolUseBlock) -> bool:
+        """Whether the call may start before its message is whole: one that changes
+        nothing (an Agent call runs alongside others, but only once the message ended)."""
+        parsed = self._executor.parse(tool_use)
+        return not isinstance(parsed, ToolResult) and parsed[0].is_read_only(parsed[1]) and \
+            parsed[0].is_concurrency_safe(parsed[1])
+
     def add(self, tool_use: ToolUseBlock) -> None:
         safe = self.is_safe(tool_use)
         waits_for = [c.done for c in self._calls if not (safe and c.safe)]

@@ -1,0 +1,147 @@
+"""The Agent tool (`Task`, its old name, is accepted): start a sub-agent on one task.
+
+In the foreground the call's result is the agent's report; with `run_in_background` it
+returns at once, and the agent's end reaches the model as a `<task-notification>` with
+its next request. The tool reaches its engine through the context's `engine_ref`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from string import Template
+from typing import TYPE_CHECKING, ClassVar, Literal
+
+from pydantic import ConfigDict
+
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+
+if TYPE_CHECKING:
+    from cc.agents.definitions import AgentCatalog
+    from cc.agents.subagent import SubagentRun
+
+DEFAULT_TYPE = "general-purpose"
+
+
+class AgentInput(ToolInput):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=optional_without_null)
+
+    description: str
+    prompt: str
+    subagent_type: str | None = None
+    model: Literal["sonnet", "opus", "haiku", "fable"] | None = None
+    effort: Literal["low", "medium", "high", "xhigh", "max"] | None = None
+    run_in_background: bool | None = None
+    isolation: Literal["worktree", "remote"] | None = None
+
+
+class AgentTool(Tool):
+    name = "Agent"
+    aliases = ("Task",)
+    input_model: ClassVar[type[ToolInput]] = AgentInput
+
+    def __init__(self, catalog: AgentCatalog) -> None:
+        self.catalog = catalog
+        #: The tools of the engine this tool serves (for the listing's "Tools: ...").
+        self.available: Sequence[str] = ()
+
+    def is_concurrency_safe(self, inp: ToolInput) -> bool:
+        return True  # several agents of one message run side by side
+
+    def description(self) -> str:
+        from cc.prompts import load_text
+
+        listing = "\n".join(self.catalog.listing(self.available))
+        return Template(load_text("tools/Agent.md").strip()).substitute(agent_listing=listing)
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        assert isinstance(inp, AgentInput)
+        from cc.agents.subagent import AgentRequest, launch
+
+        parent = ctx.engine()
+        if parent.agent is not None:
+            return ToolResult.error("A sub-agent cannot start agents of its own"
+                                    + (" (a fork cannot fork again)." if parent.is_fork else "."))
+        agent_type = inp.subagent_type or DEFAULT_TYPE
+        definition = self.catalog.get(agent_type)
+        if definition is None:
+            return ToolResult.error(self.catalog.not_found(agent_type))
+        if inp.isolation is not None:
+            return ToolResult.error(f"isolation: {inp.isolation!r} is not supported; run the "
+                                    "agent without it.")
+        prompt = inp.prompt
+        if definition.inherits_context:  # the fork's prompt frames the directive
+            prompt = Template(definition.system_prompt).substitute(directive=inp.prompt)
+        request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
+                               model=inp.model, background=bool(inp.run_in_background))
+        try:
+            run = launch(parent, definition, request)
+        except (ValueError, RuntimeError) as exc:
+            return ToolResult.error(f"Could not start the agent: {exc}")
+        if request.background:
+            return _in_background(run, ctx)
+        await run.run(ctx.emit)
+        content, data, failed = run.hand_back()
+        return ToolResult(content, is_error=failed, data=data, summary=_summary(run))
+
+
+def _summary(run: SubagentRun) -> str:
+    uses = f"{run.tool_uses} tool use" + ("" if run.tool_uses == 1 else "s")
+    return f"Done ({uses} · {run.tokens:,} tokens · {run.duration_ms / 1000:.1f}s)"
+
+
+def _in_background(run: SubagentRun, ctx: ToolContext) -> ToolResult:
+    from cc.tools.agent_tasks import AgentTask
+
+    table = ctx.agent_tasks
+    if table is None:
+        return ToolResult.error("This session cannot run agents in the background.")
+    output = _output_file(run, ctx)
+    entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output)
+
+    async def work() -> None:
+        try:
+            await run.run()
+        except asyncio.CancelledError:
+            table.finish(entry, "killed", None)
+            raise
+        except Exception as exc:  # noqa: BLE001 - reported to the model, not raised
+            entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
+            table.finish(entry, "failed", f"{type(exc).__name__}: {exc}")
+            return
+        entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
+        table.finish(entry, "completed" if run.status == "completed" else "failed",
+                     run.report or (run.terminal.error if run.terminal else None))
+
+    table.start(entry, work())
+    lines = [
+        "Async agent launched successfully.",
+        f"agentId: {run.agent_id}",
+        "The agent works in the background, and a notification will arrive when it "
+        "finishes. Do not do the same work yourself meanwhile.",
+    ]
+    if output is not None:
+        lines += [f"output_file: {output}",
+                  "That file is the agent's raw transcript: do not Read it; its result comes "
+                  "with the notification."]
+    data = {"isAsync": True, "status": "async_launched", "agentId": run.agent_id,
+            "description": run.request.description, "resolvedModel": run.engine.model,
+            "prompt": run.request.prompt, "outputFile": str(output) if output else None,
+            "canReadOutputFile": output is not None}
+    return ToolResult("\n".join(lines), data=data, summary=f"Started in the background "
+                      f"({run.agent_id})")
+
+
+def _output_file(run: SubagentRun, ctx: ToolContext) -> Path | None:
+    """`<tasks dir>/<agent id>.output`, a link to the agent's sidechain transcript."""
+    if ctx.shell is None or run.transcript_path is None:
+        return None
+    path = ctx.shell.tasks_dir / f"{run.agent_id}.output"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.symlink(run.transcript_path, path)
+    except OSError:
+        return None
+    return path

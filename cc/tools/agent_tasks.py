@@ -1,0 +1,119 @@
+"""Agents running in the background: started by the Agent tool, stopped by TaskStop,
+announced to the model by a `<task-notification>` when they end, cancelled on close.
+
+The table knows nothing of how an agent runs: it holds the asyncio task, and the
+Agent tool reports the outcome through `finish()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Coroutine, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+AgentStatus = Literal["running", "completed", "failed", "killed"]
+TASK_TYPE = "local_agent"
+
+
+@dataclass
+class AgentTask:
+    id: str
+    description: str
+    tool_use_id: str
+    output_path: Path | None
+    status: AgentStatus = "running"
+    #: The agent's final report (or its error), once it ended.
+    result: str | None = None
+    tokens: int = 0
+    tool_uses: int = 0
+    duration_ms: int = 0
+    started_at: float = field(default_factory=time.monotonic)
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    task: asyncio.Task[None] | None = None
+
+
+class AgentTasks:
+    """The conversation's background agents, by id."""
+
+    def __init__(self) -> None:
+        self._agents: dict[str, AgentTask] = {}
+        self._notifications: list[str] = []
+        #: Set whenever an agent ends (print mode waits on it before its next turn).
+        self.changed = asyncio.Event()
+
+    def __iter__(self) -> Iterator[AgentTask]:
+        return iter(list(self._agents.values()))
+
+    def get(self, agent_id: str) -> AgentTask | None:
+        return self._agents.get(agent_id)
+
+    @property
+    def running(self) -> list[AgentTask]:
+        return [a for a in self._agents.values() if a.status == "running"]
+
+    def start(self, entry: AgentTask, work: Coroutine[Any, Any, None]) -> AgentTask:
+        self._agents[entry.id] = entry
+        entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
+        return entry
+
+    def finish(self, entry: AgentTask, status: AgentStatus, result: str | None) -> None:
+        """The agent ended: queue the notification the model reads next."""
+        if entry.status != "running":
+            return
+        entry.status, entry.result = status, result
+        entry.duration_ms = int((time.monotonic() - entry.started_at) * 1000)
+        self._notifications.append(notification(entry))
+        entry.done.set()
+        self.changed.set()
+
+    async def stop(self, agent_id: str) -> bool:
+        """Cancel a running agent; whether it was running."""
+        entry = self._agents.get(agent_id)
+        if entry is None or entry.status != "running":
+            return False
+        if entry.task is not None:
+            entry.task.cancel()
+            await asyncio.gather(entry.task, return_exceptions=True)
+        self.finish(entry, "killed", None)
+        return True
+
+    def drain_notifications(self) -> list[str]:
+        texts, self._notifications = self._notifications, []
+        return texts
+
+    @property
+    def has_news(self) -> bool:
+        return bool(self._notifications)
+
+    async def close(self) -> None:
+        for entry in self.running:
+            if entry.task is not None:
+                entry.task.cancel()
+        await asyncio.gather(*(a.task for a in self._agents.values() if a.task is not None),
+                             return_exceptions=True)
+
+
+def notification(entry: AgentTask) -> str:
+    """The `<task-notification>` block, in the shape Claude Code's model is used to."""
+    status = "completed" if entry.status == "completed" else entry.status
+    if entry.status == "completed":
+        summary = f'Agent "{entry.description}" finished'
+    elif entry.status == "killed":
+        summary = f'Agent "{entry.description}" was stopped'
+    else:
+        summary = f'Agent "{entry.description}" failed'
+    lines = ["<task-notification>", f"<task-id>{entry.id}</task-id>",
+             f"<tool-use-id>{entry.tool_use_id}</tool-use-id>"]
+    if entry.output_path is not None:
+        lines.append(f"<output-file>{entry.output_path}</output-file>")
+    lines += [f"<status>{status}</status>", f"<summary>{summary}</summary>"]
+    if entry.result is not None:
+        lines.append(f"<result>{entry.result}</result>")
+    lines.append(f"<usage><subagent_tokens>{entry.tokens}</subagent_tokens>"
+                 f"<tool_uses>{entry.tool_uses}</tool_uses>"
+                 f"<duration_ms>{entry.duration_ms}</duration_ms></usage>")
+    lines.append("</task-notification>")
+    return "\n".join(lines)
