@@ -43,7 +43,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
 
 __all__ = [
-    "CutStream", "FakeAPI", "Fault", "Hang", "Malformed", "Match", "Recorded", "Reply", "Route", "StreamError",
+    "CutStream", "Dynamic", "FakeAPI", "Fault", "Hang", "Malformed", "Match", "Recorded", "Reply", "Route", "StreamError",
     "Turn", "first_user_text", "last_user_text", "redacted_thinking", "server_tool_use", "system_text", "text",
     "thinking", "tool_use", "web_search_result",
 ]
@@ -191,7 +191,14 @@ class Hang:
     seconds: float
 
 
-Turn: TypeAlias = Reply | Fault | CutStream | Malformed | StreamError | Hang
+@dataclass
+class Dynamic:
+    """A turn made from the request it answers (e.g. to name an id the client chose)."""
+
+    make: Callable[[dict[str, Any]], Reply | Fault | CutStream | Malformed | StreamError | Hang]
+
+
+Turn: TypeAlias = Reply | Fault | CutStream | Malformed | StreamError | Hang | Dynamic
 
 #: The longest a `Reply.hold_after_block` condition is waited for.
 HOLD_LIMIT = 30.0
@@ -486,6 +493,8 @@ class _Handler(BaseHTTPRequestHandler):
     # -- turns ---------------------------------------------------------------------------
 
     def _play(self, turn: Turn | None, body: dict[str, Any], input_tokens: int) -> None:
+        if isinstance(turn, Dynamic):
+            turn = turn.make(body)
         stream = bool(body.get("stream"))
         model = str(body.get("model", "unknown"))
         if turn is None:

@@ -237,7 +237,7 @@ def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentReque
     built = fork(parent, spec, runtime, registry=parent.registry if inherits else None)
     child = built.engine
     info = AgentInfo(agent_id, definition.agent_type, request.description,
-                     request.tool_use_id, request.background)
+                     request.tool_use_id, request.background, request.prompt)
     child.agent = info
     child.is_fork = inherits
     if inherits:

@@ -129,6 +129,7 @@ class AgentInfo:
     #: The Agent call that started it.
     parent_tool_use_id: str
     background: bool = False
+    prompt: str = ""
 
 
 @dataclass(frozen=True)

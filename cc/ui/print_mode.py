@@ -17,16 +17,18 @@ import json
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
 from cc import __version__
 from cc.core.events import (
     AssistantEvent,
+    Event,
     Notice,
     RetryEvent,
     StreamEvent,
+    SubagentEvent,
     Terminal,
     ToolDone,
     ToolStart,
@@ -38,6 +40,8 @@ from cc.ui.records import (
     assistant_records,
     init_record,
     result_record,
+    task_notification_record,
+    task_started_record,
     user_records,
     user_text_record,
 )
@@ -108,14 +112,33 @@ async def run_print(
 
     if records:
         emit(init_record(engine, runtime, __version__))
-    turn = _Turn()
+    turns = [_Turn()]
     failure: str | None = None
     interrupt = _Interrupt()
     loop = asyncio.get_running_loop()
-    work = asyncio.create_task(
-        _run_turn(engine, prompt, runtime, turn, emit, records, text=output_format == "text",
-                  partial=partial and output_format == "stream-json")
-    )
+
+    def finished_turn(turn: _Turn) -> None:
+        """A turn before the last one (background agents started another): its result."""
+        terminal = turn.terminal or Terminal("turn_setup_failed")
+        record = result_record(terminal, terminal.summary or engine.summarize(), turn.last,
+                               failure=None, duration_ms=int((time.monotonic() - started) * 1000))
+        if records:
+            emit(_numbered(record, len(turns) - 1))
+
+    async def session() -> None:
+        await _run_turn(engine, prompt, runtime, turns[-1], emit, records,
+                        text=output_format == "text",
+                        partial=partial and output_format == "stream-json")
+        # Agents still running in the background: wait for them, then let the model
+        # read their notifications in a new turn (as Claude Code does).
+        while _completed(turns[-1]) and await engine.wait_for_background():
+            finished_turn(turns[-1])
+            turns.append(_Turn(start=len(engine.messages)))
+            await _consume(engine, engine.run_turn(), turns[-1], emit, records,
+                           text=output_format == "text",
+                           partial=partial and output_format == "stream-json")
+
+    work = asyncio.create_task(session())
     for signum in _SIGNAL_EXIT:
         loop.add_signal_handler(signum, _on_signal, signum, interrupt, work)
     try:
@@ -123,6 +146,7 @@ async def run_print(
             await _bounded(work, interrupt)
         except Exception as exc:  # noqa: BLE001 - reported as error_during_execution
             failure = f"{type(exc).__name__}: {exc}"
+        turn = turns[-1]
         if interrupt.happened:
             turn.terminal = _aborted(turn)
             if records:
@@ -141,6 +165,8 @@ async def run_print(
         failure=failure,
         duration_ms=int((time.monotonic() - started) * 1000),
     )
+    if len(turns) > 1:
+        result = _numbered(result, len(turns) - 1)
     if output_format == "text":
         out.write(_text_of(result, summary.max_turns) + "\n")
         out.flush()
@@ -214,8 +240,38 @@ async def _run_turn(
         print(note, file=sys.stderr)
     message = await _prepare(prompt, engine, runtime)
     turn.start = len(engine.messages)
-    async for event in engine.submit(message):
-        if isinstance(event, StreamEvent):
+    await _consume(engine, engine.submit(message), turn, emit, records, text=text,
+                   partial=partial)
+
+
+def _completed(turn: _Turn) -> bool:
+    return turn.terminal is not None and turn.terminal.ok
+
+
+def _numbered(record: dict[str, Any], index: int) -> dict[str, Any]:
+    """A result after the first: a turn that background agents' notifications began."""
+    if index == 0:
+        return record
+    return {**record, "origin": {"kind": "task-notification", "producer": "session-task"},
+            "result_index": index}
+
+
+async def _consume(
+    engine: QueryEngine,
+    events: AsyncIterator[Event],
+    turn: _Turn,
+    emit: Callable[[dict[str, Any]], None],
+    records: bool,
+    *,
+    text: bool,
+    partial: bool,
+) -> None:
+    started_agents: set[str] = set()
+    async for event in events:
+        if isinstance(event, SubagentEvent):
+            if records:
+                _emit_subagent(event, engine.session_id, emit, started_agents)
+        elif isinstance(event, StreamEvent):
             if partial:
                 emit(_stream_record(event, engine.session_id))
         elif isinstance(event, AssistantEvent):
@@ -240,6 +296,26 @@ async def _run_turn(
             print(f"Warning: {event.text}", file=sys.stderr, flush=True)
         elif isinstance(event, Terminal):
             turn.terminal = event
+
+
+def _emit_subagent(event: SubagentEvent, session_id: str, emit: Callable[[dict[str, Any]], None],
+                   started: set[str]) -> None:
+    """A sub-agent's prompt, calls and results, marked with its Agent call's id."""
+    agent, inner = event.agent, event.event
+    if agent.agent_id not in started:
+        started.add(agent.agent_id)
+        emit(task_started_record(agent, session_id))
+    if isinstance(inner, AssistantEvent):
+        for record in assistant_records(inner.message, session_id, agent):
+            emit(record)
+    elif isinstance(inner, UserEvent):
+        if any(isinstance(b, ToolResultBlock) for b in inner.message.content):
+            for record in user_records(inner.message, session_id, agent):
+                emit(record)
+        elif not inner.message.is_meta:
+            emit(user_text_record(inner.message, session_id, agent))
+    elif isinstance(inner, Terminal):
+        emit(task_notification_record(agent, inner, session_id))
 
 
 def _emit_interrupted(

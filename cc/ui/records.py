@@ -6,12 +6,12 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cc.models.catalog import model_info
-from cc.models.content_blocks import ToolResultBlock
+from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
-    from cc.core.events import Terminal, TurnSummary
+    from cc.core.events import AgentInfo, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
     from cc.models.usage import ModelUsage, UsageTotals
 
@@ -41,10 +41,15 @@ def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str
     }
 
 
-def assistant_records(message: AssistantMessage, session_id: str) -> list[dict[str, Any]]:
-    """One record per content block, all sharing the message id (as Claude Code does)."""
+def assistant_records(message: AssistantMessage, session_id: str,
+                      agent: AgentInfo | None = None) -> list[dict[str, Any]]:
+    """One record per content block, all sharing the message id (as Claude Code does).
+    A sub-agent's (`agent`) carry its Agent call's id and leave its text out, as Claude
+    Code does without --forward-subagent-text."""
     records = []
     for block in message.content:
+        if agent is not None and isinstance(block, TextBlock):
+            continue
         records.append(
             {
                 "type": "assistant",
@@ -62,6 +67,7 @@ def assistant_records(message: AssistantMessage, session_id: str) -> list[dict[s
                 "session_id": session_id,
                 "uuid": new_uuid(),
                 "timestamp": _now(),
+                **_agent_fields(agent),
             }
         )
         if message.aborted:
@@ -69,8 +75,10 @@ def assistant_records(message: AssistantMessage, session_id: str) -> list[dict[s
     return records
 
 
-def user_text_record(message: UserMessage, session_id: str) -> dict[str, Any]:
-    """A user message that is not tool results (the interrupt marker, say)."""
+def user_text_record(message: UserMessage, session_id: str,
+                     agent: AgentInfo | None = None) -> dict[str, Any]:
+    """A user message that is not tool results (the interrupt marker, a sub-agent's
+    prompt)."""
     return {
         "type": "user",
         "message": message.to_api(),
@@ -78,10 +86,56 @@ def user_text_record(message: UserMessage, session_id: str) -> dict[str, Any]:
         "session_id": session_id,
         "uuid": message.uuid,
         "timestamp": _now(),
+        **_agent_fields(agent),
     }
 
 
-def user_records(message: UserMessage, session_id: str) -> list[dict[str, Any]]:
+def _agent_fields(agent: AgentInfo | None) -> dict[str, Any]:
+    if agent is None:
+        return {}
+    return {"parent_tool_use_id": agent.parent_tool_use_id, "agent_id": agent.agent_id,
+            "subagent_type": agent.agent_type, "task_description": agent.description}
+
+
+def task_started_record(agent: AgentInfo, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": "task_started",
+        "task_id": agent.agent_id,
+        "tool_use_id": agent.parent_tool_use_id,
+        "description": agent.description,
+        "subagent_type": agent.agent_type,
+        "is_backgrounded": agent.background,
+        "spawn_depth": 1,
+        "task_type": "local_agent",
+        "prompt": agent.prompt,
+        "uuid": new_uuid(),
+        "session_id": session_id,
+    }
+
+
+def task_notification_record(agent: AgentInfo, terminal: Terminal,
+                             session_id: str) -> dict[str, Any]:
+    summary = terminal.summary
+    status = "completed" if terminal.ok or terminal.reason == "max_turns" else "failed"
+    return {
+        "type": "system",
+        "subtype": "task_notification",
+        "task_id": agent.agent_id,
+        "tool_use_id": agent.parent_tool_use_id,
+        "status": status,
+        "summary": f'Agent "{agent.description}" ' + (
+            "finished" if status == "completed" else "failed"),
+        "usage": {"total_tokens": summary.total_tokens if summary else 0,
+                  "tool_uses": summary.tool_uses if summary else 0,
+                  "duration_ms": summary.duration_ms if summary else 0},
+        "uuid": new_uuid(),
+        "session_id": session_id,
+    }
+
+
+def user_records(message: UserMessage, session_id: str,
+                 agent: AgentInfo | None = None) -> list[dict[str, Any]]:
     """One record per tool result, each with its structured `tool_use_result`."""
     results = [b for b in message.content if isinstance(b, ToolResultBlock)]
     data = message.tool_use_result
@@ -95,6 +149,7 @@ def user_records(message: UserMessage, session_id: str) -> list[dict[str, Any]]:
             "session_id": session_id,
             "uuid": new_uuid(),
             "timestamp": _now(),
+            **_agent_fields(agent),
         }
         if i < len(per_result) and per_result[i] is not None:
             record["tool_use_result"] = per_result[i]

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Project
-from tests.fakeapi import Reply, first_user_text, system_text, text, tool_use
+from tests.fakeapi import Dynamic, Reply, first_user_text, system_text, text, tool_use
+from tests.waiting import wait_for
 
 
 def agent_call(description: str, prompt: str, **extra: Any) -> dict[str, Any]:
@@ -126,3 +127,89 @@ def test_unknown_agent_type_lists_the_known_ones(project: Project) -> None:
     assert result["is_error"] is True
     assert "Agent type 'nope' not found. Available agents: Explore, fork, general-purpose, Plan" \
         in result["content"]
+
+
+def test_a_background_agent_notifies_the_next_turn(project: Project) -> None:
+    api = project.api
+    api.script(
+        Reply([agent_call("Survey", "BG-TASK: list the files", run_in_background=True)]),
+        Reply("Started a survey in the background."),
+        Reply("The survey found two files."),
+    )
+    api.route("BG-TASK", Reply("Found two files: a.txt and b.txt."))
+    run = project.run("-p", "survey the project", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    api.assert_clean()
+    main = [r.body for r in api.requests if r.route is None]
+    launched = main[1]["messages"][-1]["content"][0]
+    assert launched["type"] == "tool_result" and not launched.get("is_error")
+    launched_text = launched["content"] if isinstance(launched["content"], str) else json.dumps(
+        launched["content"])
+    assert launched_text.startswith("Async agent launched successfully.")
+    agent_id = launched_text.split("agentId: ")[1].split()[0]
+    notified = json.dumps(main[2]["messages"][-1])
+    assert "<task-notification>" in notified and f"<task-id>{agent_id}</task-id>" in notified
+    assert "<status>completed</status>" in notified
+    assert "Found two files: a.txt and b.txt." in notified
+    results = [r for r in run.records() if r["type"] == "result"]
+    assert [r["result"] for r in results] == ["Started a survey in the background.",
+                                              "The survey found two files."]
+    assert results[1]["origin"]["kind"] == "task-notification"
+
+
+def launched_agent_id(body: dict[str, Any]) -> str:
+    """The agentId in the last tool result of a request (an Agent call's, run in the
+    background)."""
+    text = json.dumps(body["messages"][-1]["content"])
+    return text.split("agentId: ")[1].split("\\n")[0].split()[0]
+
+
+def test_a_background_agent_can_be_stopped(project: Project) -> None:
+    api = project.api
+    never = project.root / "never"
+    # The sub-agent's answer is held until `never` exists, which it never does.
+    slow = api.route("SLOW-TASK", Reply("too late", hold_after_block={0: never.exists}))
+
+    def stop_it(body: dict[str, Any]) -> Reply:
+        wait_for(lambda: slow.requests, what="the background agent's request")  # it runs
+        return Reply([tool_use("TaskStop", {"task_id": launched_agent_id(body)})])
+
+    api.script(
+        Reply([agent_call("Wait", "SLOW-TASK: wait", run_in_background=True)]),
+        Dynamic(stop_it),
+        Reply("Stopped it."),
+    )
+    run = project.run("-p", "start and stop", "--output-format", "json")
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert run.json()["result"] == "Stopped it."
+    stop_result = api.requests[-1].body["messages"][-1]["content"][0]
+    assert not stop_result.get("is_error"), stop_result
+    stopped = json.loads(stop_result["content"])
+    assert stopped["task_type"] == "local_agent" and stopped["message"].startswith(
+        "Successfully stopped task: a")
+    assert len(slow.requests) == 1  # it was asked once, and never answered
+
+
+def test_stream_json_marks_subagent_records(project: Project) -> None:
+    (project.root / "a.txt").write_text("alpha\n")
+    api = project.api
+    call = agent_call("Read a", "REC-TASK: read a.txt")
+    api.script(Reply([call]), Reply("Done."))
+    api.route("REC-TASK", Reply([text("Reading."), tool_use("Read", {"file_path": str(project.root / "a.txt")})]),
+              Reply("It says alpha."))
+    run = project.run("-p", "go", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    records = run.records()
+    started = [r for r in records if r.get("subtype") == "task_started"]
+    assert len(started) == 1 and started[0]["tool_use_id"] == call["id"]
+    assert started[0]["subagent_type"] == "general-purpose" and started[0]["task_type"] == "local_agent"
+    agent_id = started[0]["task_id"]
+    inner = [r for r in records if r.get("parent_tool_use_id") == call["id"]]
+    kinds = [(r["type"], r["message"]["content"][0]["type"]) for r in inner]
+    assert kinds == [("user", "text"), ("assistant", "tool_use"), ("user", "tool_result")]
+    assert all(r["agent_id"] == agent_id for r in inner)
+    assert not any(b.get("text") == "Reading." for r in inner for b in r["message"]["content"])
+    notified = [r for r in records if r.get("subtype") == "task_notification"]
+    assert len(notified) == 1 and notified[0]["status"] == "completed"
+    top = [r for r in records if r["type"] in ("user", "assistant") and r["parent_tool_use_id"] is None]
+    assert [r["type"] for r in top] == ["assistant", "user", "assistant"]

@@ -128,6 +128,10 @@ class StreamingToolExecutor:
         all are done."""
         next_done = 0
         while True:
+            while not self._events.empty():  # what a call said before it ended comes first
+                queued = self._events.get_nowait()
+                if queued is not None:
+                    yield queued
             while next_done < len(self._calls) and self._calls[next_done].done.is_set():
                 call = self._calls[next_done]
                 yield ToolDone(call.tool_use, call.result or _result_of(call))
