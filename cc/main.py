@@ -57,27 +57,24 @@ def _run_print(args: argparse.Namespace) -> int:
         raise UsageError("--resume needs a session id in print mode")
     prompt = _print_prompt(args)
     runtime = _startup(args)
-    engine = _build_engine(args, runtime)
-    _attach_session(args, runtime, engine)
     import asyncio
 
-    from cc.ui.print_mode import run_print
+    async def session() -> int:
+        from cc.ui.print_mode import run_print
 
-    return asyncio.run(
-        run_print(engine, prompt, args.output_format, runtime, verbose=args.verbose,
-                  partial=args.include_partial_messages)
-    )
+        engine = await _build_engine(args, runtime)
+        _attach_session(args, runtime, engine)
+        return await run_print(engine, prompt, args.output_format, runtime,
+                               verbose=args.verbose, partial=args.include_partial_messages)
+
+    return asyncio.run(session())
 
 
 def _run_interactive(args: argparse.Namespace) -> int:
     if not _trust_folder():
         return 1
     runtime = _startup(args)
-    engine = _build_engine(args, runtime)
-    _attach_session(args, runtime, engine)
     import asyncio
-
-    from cc.ui.repl import run_repl
 
     first = " ".join(args.prompt).strip() or None
     if args.resume == "":  # -r with no id: pick one
@@ -86,8 +83,15 @@ def _run_interactive(args: argparse.Namespace) -> int:
         from cc.core.client import prefetch_sdk
 
         prefetch_sdk()
-    services = _repl_services(runtime, engine)
-    return asyncio.run(run_repl(engine, runtime, first, services=services))
+
+    async def session() -> int:
+        from cc.ui.repl import run_repl
+
+        engine = await _build_engine(args, runtime)
+        _attach_session(args, runtime, engine)
+        return await run_repl(engine, runtime, first, services=_repl_services(runtime, engine))
+
+    return asyncio.run(session())
 
 
 def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
@@ -208,7 +212,7 @@ def _startup(args: argparse.Namespace) -> Runtime:
     return Runtime(cwd, config, settings, credentials)
 
 
-def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
+async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     from cc.agents.definitions import load_agents
     from cc.agents.tool import AgentTool
     from cc.app.factory import build_session_engine
@@ -217,7 +221,7 @@ def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     runtime.options = resolve_options(args, runtime.settings)
     agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
                                        runtime.options.agents_json))
-    built = build_session_engine(runtime.options, runtime, extra_tools=[agent_tool])
+    built = await build_session_engine(runtime.options, runtime, extra_tools=[agent_tool])
     agent_tool.available = built.engine.registry.names
     _warn(built.warnings)
     return built.engine

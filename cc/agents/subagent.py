@@ -1,6 +1,6 @@
 """One sub-agent run: an Agent call becomes a child engine with a conversation of its own.
 
-    launch(parent, definition, request) -> SubagentRun     the child engine, its sidechain
+    await launch(parent, definition, request) -> run    the child engine, its sidechain
     await run.run(emit)                                     events go up as SubagentEvents
     run.hand_back()                                         the tool result for the parent
 
@@ -203,7 +203,7 @@ class SubagentRun:
             pass  # the meta file is a courtesy; the sidechain itself says the same
 
 
-def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentRequest) -> SubagentRun:
+async def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentRequest) -> SubagentRun:
     """Build the child engine for `request` (nothing runs yet)."""
     from cc.app.factory import AgentSpec, fork
     from cc.models.catalog import resolve_model
@@ -234,7 +234,7 @@ def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentReque
         agent_id=agent_id,
         parent_tool_use_id=request.tool_use_id,
     )
-    built = fork(parent, spec, runtime, registry=parent.registry if inherits else None)
+    built = await fork(parent, spec, runtime, registry=parent.registry if inherits else None)
     child = built.engine
     info = AgentInfo(agent_id, definition.agent_type, request.description,
                      request.tool_use_id, request.background, request.prompt)

@@ -77,7 +77,7 @@ class AgentTool(Tool):
         request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
                                model=inp.model, background=bool(inp.run_in_background))
         try:
-            run = launch(parent, definition, request)
+            run = await launch(parent, definition, request)
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
         if request.background:

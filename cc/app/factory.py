@@ -96,7 +96,7 @@ def main_spec(options: SessionOptions, runtime: Runtime, tool_names: Sequence[st
     )
 
 
-def build_session_engine(options: SessionOptions, runtime: Runtime,
+async def build_session_engine(options: SessionOptions, runtime: Runtime,
                          extra_tools: Sequence[Tool] = ()) -> Built:
     """The main agent's engine: its tools decide the prompt's tool section, so the
     registry is settled (deny rules applied) before the spec is made. `extra_tools` are
@@ -107,7 +107,7 @@ def build_session_engine(options: SessionOptions, runtime: Runtime,
                                       warnings)
     registry = build_registry(options.tools, permissions, extra_tools)
     spec = main_spec(options, runtime, registry.names)
-    built = build_engine(spec, runtime, permissions=permissions, registry=registry,
+    built = await build_engine(spec, runtime, permissions=permissions, registry=registry,
                          warnings=warnings)
     runtime.permissions = built.checker
     runtime.sandbox = built.checker.sandbox
@@ -116,7 +116,7 @@ def build_session_engine(options: SessionOptions, runtime: Runtime,
     return built
 
 
-def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
+async def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
          registry: ToolRegistry | None = None) -> Built:
     """A sub-agent's engine. It shares the parent's API client, permission rules (an
     "always" answer holds for both), sandbox and hooks configuration; its messages,
@@ -133,7 +133,8 @@ def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
                                   warnings=[], shell_cwd=None)
     if registry is None:
         registry = build_registry(spec.tools, context, list(_tools_of(parent)))
-    return build_engine(spec, runtime, permissions=context, registry=registry, parent=parent)
+    return await build_engine(spec, runtime, permissions=context, registry=registry,
+                              parent=parent)
 
 
 def _tools_of(parent: QueryEngine) -> list[Tool]:
@@ -143,7 +144,7 @@ def _tools_of(parent: QueryEngine) -> list[Tool]:
             and (t := parent.registry.get(n)) is not None]
 
 
-def build_engine(
+async def build_engine(
     spec: AgentSpec,
     runtime: Runtime,
     *,

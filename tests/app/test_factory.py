@@ -42,12 +42,12 @@ def test_options_resolve_flags_over_settings_and_environment(tmp_path: Path) -> 
         resolve_options(args, settings, {"MAX_THINKING_TOKENS": "lots"})
 
 
-def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) -> None:
+async def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) -> None:
     rt = runtime(tmp_path)
     system = [PromptSection("intro", "You are a helper.", cacheable=True)]
-    first = build_engine(AgentSpec(model="claude-test-1", system=system), rt).engine
-    second = build_engine(AgentSpec(model="claude-test-1", system=system, tools=("Read",),
-                                    permission_mode="plan"), rt).engine
+    first = (await build_engine(AgentSpec(model="claude-test-1", system=system), rt)).engine
+    second = (await build_engine(AgentSpec(model="claude-test-1", system=system, tools=("Read",),
+                                    permission_mode="plan"), rt)).engine
     assert first.executor.ctx.shell is not second.executor.ctx.shell
     assert first.executor is not second.executor and first.messages is not second.messages
     assert second.registry.names == ["Read"] and "Bash" in first.registry.names
@@ -55,10 +55,10 @@ def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: Path) 
     assert not rt.engine_ref.bound and rt.permissions is None  # neither is the session's
 
 
-def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
+async def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
     settings = Settings()
     args = build_parser().parse_args(["-p", "--disallowedTools", "Bash"])
-    built = build_session_engine(resolve_options(args, settings, {}), runtime(tmp_path, settings))
+    built = await build_session_engine(resolve_options(args, settings, {}), runtime(tmp_path, settings))
     assert "Bash" not in built.engine.registry.names
     assert len(built.engine.config.system) >= 8  # the built-in sections
     assert built.warnings == []
@@ -70,9 +70,9 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     rt = runtime(tmp_path)
     rt.credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
     args = build_parser().parse_args(["-p", "--allowedTools", "Bash(make:*)"])
-    parent = build_session_engine(resolve_options(args, Settings(), {}), rt).engine
+    parent = (await build_session_engine(resolve_options(args, Settings(), {}), rt)).engine
     system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
-    child_built = fork(parent, AgentSpec(model="claude-test-1", system=system,
+    child_built = await fork(parent, AgentSpec(model="claude-test-1", system=system,
                                          tools=("Read", "Grep"), permission_mode="plan"), rt)
     child = child_built.engine
     assert child.client is parent.client
