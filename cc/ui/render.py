@@ -6,6 +6,8 @@
       ⎿  Updated src/calc.py with 1 addition and 1 removal
            2 -    return a - b                   diff (green +, red -, line numbers)
            2 +    return a + b
+    ● Agent(Count the lines)                 a sub-agent's run, once it is over
+      ⎿  Done (2 tool uses · 1,234 tokens · 3.1s)
 
 Nothing here reads files, the clock or the environment: callers pass what is shown, so
 golden tests can print to `Console(file=StringIO(), width=100, color_system=None)`.
@@ -125,6 +127,17 @@ def error_line(result: ToolResult) -> str:
     return lines[0] if lines else (result.summary or "failed")
 
 
+def agent_failure(result: ToolResult) -> str | None:
+    """The line for a sub-agent run that failed: its summary under its status
+    ("Failed (2 tool uses · 1,234 tokens · 3.1s)"); None for any other result."""
+    data = result.data
+    if not (result.is_error and result.summary and isinstance(data, dict) and "agentId" in data):
+        return None
+    status = str(data.get("status") or "failed").capitalize()
+    _, paren, rest = result.summary.partition(" (")
+    return f"{status} ({rest}" if paren else status
+
+
 def _plural_lines(n: int) -> str:
     return f"{n} line" if n == 1 else f"{n} lines"
 
@@ -185,7 +198,8 @@ def render_tool_result(
         render_bash_result(console, result)
         return
     if result.is_error:
-        result_line(console, "Error: " + error_line(result), "red")
+        failed_run = agent_failure(result)
+        result_line(console, failed_run or "Error: " + error_line(result), "red")
         return
     result_line(console, result.summary or "Done")
     data = result.data if isinstance(result.data, dict) else {}

@@ -281,3 +281,23 @@ def test_a_long_diff_line_wraps_beside_its_number() -> None:
         "      1 + x = 1 + 1 + 1 + 1 + 1 + 1 + 1\n"
         "          + 1 + 1 + 1 + 1 + 1"
     )
+
+
+def test_agent_line_and_its_summary_or_failure() -> None:
+    c = console()
+    inp = {"description": "Count the lines", "prompt": "Count the lines of a.txt"}
+    data = {"agentId": "a0123456789abcdef", "status": "completed"}
+    render.render_tool(c, "Agent", inp, ToolResult("report", data=data,
+                       summary="Done (2 tool uses · 1,234 tokens · 3.1s)"), CWD)
+    failed = {**data, "status": "failed"}
+    render.render_tool(c, "Agent", inp, ToolResult([{"type": "text", "text": "<tools-used-before-summary>"}],
+                       is_error=True, data=failed, summary="Done (1 tool use · 56 tokens · 0.4s)"), CWD)
+    render.render_tool(c, "Agent", inp, ToolResult.error("Agent type 'nope' not found."), CWD)
+    assert shown(c) == (
+        "● Agent(Count the lines)\n"
+        "  ⎿  Done (2 tool uses · 1,234 tokens · 3.1s)\n"
+        "● Agent(Count the lines)\n"
+        "  ⎿  Failed (1 tool use · 56 tokens · 0.4s)\n"
+        "● Agent(Count the lines)\n"
+        "  ⎿  Error: Agent type 'nope' not found."
+    )

@@ -14,7 +14,7 @@ from cc.session.history import append_history
 from cc.ui.repl.completion import ReplCompleter
 from cc.ui.repl.dialogs import Dialogs, preview_hunks
 from cc.ui.repl.header import header_text
-from cc.ui.repl.live import Live, live_fragments
+from cc.ui.repl.live import Live, agent_lines, live_fragments
 from cc.ui.repl.prompt_history import ProjectHistory
 from cc.ui.repl.turn_view import split_paragraphs
 from tests.waiting import wait_for_async
@@ -73,6 +73,56 @@ def test_live_stream_keeps_the_tail_within_the_height() -> None:
     live.stream = "\n".join(f"line {i}" for i in range(50))
     lines = plain(live_fragments(live, 80, 10)).split("\n")
     assert lines[0] == "  line 44" and lines[5] == "  line 49"
+
+
+def test_agent_lines_are_the_latest_calls_and_a_count_of_the_rest() -> None:
+    assert agent_lines([]) == [("class:dim", "Initializing…")]
+    assert agent_lines(["Read(a.txt)"]) == [("", "Read(a.txt)")]
+    calls = ["Read(a.txt)", "Grep(pattern: \"x\")", "Bash(ls)", "Read(b.txt)"]
+    assert agent_lines(calls) == [("", "Grep(pattern: \"x\")"), ("", "Bash(ls)"), ("", "Read(b.txt)"),
+                                  ("class:dim", "+1 more tool use")]
+    assert agent_lines([*calls, "Read(c.txt)"], shown=1) == [("", "Read(c.txt)"),
+                                                           ("class:dim", "+4 more tool uses")]
+
+
+def test_each_running_sub_agent_has_its_own_block_under_its_agent_line() -> None:
+    live = Live()
+    live.begin()
+    live.running["t1"] = "Agent(Count the lines)"
+    live.agent_calls["t1"] = ["Read(a.txt)", "Read(b.txt)", "Bash(wc -l a.txt b.txt)", "Read(c.txt)",
+                              "Read(d.txt)"]
+    live.running["t2"] = "Agent(Look for b)"
+    live.agent_calls["t2"] = []
+    live.running["t3"] = "Bash(make)"
+    live.progress["t3"] = "cc -c a.c\n"
+    lines = plain(live_fragments(live, 60, 20, now=live.started)).split("\n")
+    assert lines[:9] == [
+        "● Agent(Count the lines)",
+        "  ⎿  Bash(wc -l a.txt b.txt)",
+        "     Read(c.txt)",
+        "     Read(d.txt)",
+        "     +2 more tool uses",
+        "● Agent(Look for b)",
+        "  ⎿  Initializing…",
+        "● Bash(make)",
+        "  ⎿  cc -c a.c",
+    ]
+    assert "Working…" in lines[9]
+    live.end()
+    assert live.agent_calls == {}
+
+
+def test_sub_agent_blocks_count_against_the_streamed_texts_height() -> None:
+    live = Live()
+    live.begin()
+    live.message_started = True
+    live.stream = "\n".join(f"line {i}" for i in range(50))
+    live.running["t1"] = "Agent(Count the lines)"
+    live.agent_calls["t1"] = ["Read(a.txt)", "Read(b.txt)", "Read(c.txt)", "Read(d.txt)"]
+    lines = plain(live_fragments(live, 80, 14)).split("\n")
+    assert lines[0] == "  line 45" and lines[4] == "  line 49"  # 14 - 4 - 5 lines of the agent
+    assert lines[5:10] == ["● Agent(Count the lines)", "  ⎿  Read(b.txt)", "     Read(c.txt)",
+                           "     Read(d.txt)", "     +1 more tool use"]
 
 
 async def shown(dialogs: Dialogs) -> None:

@@ -227,6 +227,69 @@ def test_typing_during_a_turn_queues_the_prompt(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
+def agent_call(description: str, prompt: str) -> dict[str, Any]:
+    return tool_use("Agent", {"description": description, "prompt": prompt})
+
+
+def line_after(screen: str, line: str) -> str | None:
+    """The screen line just below `line` (None if `line` is not on screen)."""
+    lines = screen.splitlines()
+    return lines[lines.index(line) + 1] if line in lines[:-1] else None
+
+
+DONE = re.compile(r"^  ⎿  Done \(1 tool use · [\d,]+ tokens · \d+\.\ds\)$")
+
+
+def test_a_sub_agent_shows_its_calls_under_its_agent_line_then_its_summary(setup: Setup) -> None:
+    (setup.root / "a.txt").write_text("alpha\nbeta\n")
+    seen = threading.Event()  # the sub-agent ends only once the test has seen it at work
+    setup.api.script(
+        Reply([text("Delegating."), agent_call("Count the lines", "SUBTASK-7: count the lines of a.txt")]),
+        Reply("The file has 2 lines."),
+    )
+    sub = setup.api.route(
+        "SUBTASK-7",
+        Reply([tool_use("Read", {"file_path": str(setup.root / "a.txt")})]),
+        Reply([text("SUBAGENT-WORDS: a.txt has 2 lines.")], hold_after_block={0: seen.is_set}),
+    )
+    term = setup.start()
+    term.enter("how long is a.txt?")
+    screen = term.wait_until(lambda s: line_after(s, "● Agent(Count the lines)") == "  ⎿  Read(a.txt)")
+    assert "esc to interrupt)" in screen and "● Delegating." in screen
+    seen.set()
+    screen = term.wait_for("● The file has 2 lines.")
+    done = line_after(screen, "● Agent(Count the lines)")
+    assert done is not None and DONE.match(done), screen
+    assert "Read(a.txt)" not in screen  # the sub-agent's calls leave with the live area
+    term.wait_idle()
+    assert b"SUBAGENT-WORDS" not in term.raw  # its text is never written to the terminal
+    assert sub.turns_left == 0
+    setup.api.assert_clean()
+
+
+def test_sub_agents_in_parallel_each_have_their_own_block(setup: Setup) -> None:
+    for name in ("a.txt", "b.txt"):
+        (setup.root / name).write_text("x\n")
+    seen = threading.Event()
+    setup.api.script(
+        Reply([agent_call("Look at a", "TASK-A: read a.txt"), agent_call("Look at b", "TASK-B: read b.txt")]),
+        Reply("Both looked."),
+    )
+    for marker, name in (("TASK-A", "a.txt"), ("TASK-B", "b.txt")):
+        setup.api.route(marker, Reply([tool_use("Read", {"file_path": str(setup.root / name)})]),
+                        Reply([text(f"{name} read.")], hold_after_block={0: seen.is_set}))
+    term = setup.start()
+    term.enter("look at both files")
+    term.wait_until(lambda s: line_after(s, "● Agent(Look at a)") == "  ⎿  Read(a.txt)"
+                    and line_after(s, "● Agent(Look at b)") == "  ⎿  Read(b.txt)")
+    seen.set()
+    screen = term.wait_for("● Both looked.")
+    for label in ("● Agent(Look at a)", "● Agent(Look at b)"):
+        done = line_after(screen, label)
+        assert done is not None and DONE.match(done), screen
+    setup.api.assert_clean()
+
+
 def test_multiline_input_paste_and_file_mentions(setup: Setup) -> None:
     (setup.root / "notes.txt").write_text("the secret is 42\n")
     setup.api.script(Reply("Got it."))

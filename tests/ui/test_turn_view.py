@@ -10,14 +10,16 @@ from pathlib import Path
 import pytest
 
 from cc.core.client import Credentials, ModelClient
+from cc.core.events import AgentInfo, RequestStart, SubagentEvent, TextDelta, ToolDone, ToolStart
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
+from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate
 from cc.prompts.builder import PromptSection
-from cc.tools.base import ToolContext
+from cc.tools.base import ToolContext, ToolResult
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
-from cc.ui.repl.live import Live
+from cc.ui.repl.live import Live, live_fragments
 from cc.ui.repl.printer import Printer
 from cc.ui.repl.turn_view import TurnView
 from tests.fakeapi import FakeAPI, Fault, Reply, text, tool_use
@@ -88,9 +90,6 @@ async def test_an_api_error_ends_the_turn_in_one_red_line(
 async def test_an_interrupted_turn_keeps_what_streamed_and_names_the_stopped_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from cc.core.events import TextDelta, ToolStart
-    from cc.models.content_blocks import ToolUseBlock
-
     monkeypatch.setenv("NO_COLOR", "1")
     out = StringIO()
     live = Live()
@@ -126,3 +125,43 @@ async def test_blocks_cc_does_not_model_are_shown_generically(
         "● future_block",
     ]
     assert "It rains." in shown and "does not know ('future_block')" in shown
+
+
+async def test_sub_agents_show_their_calls_live_and_only_their_summary_is_printed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NO_COLOR", "1")
+    out = StringIO()
+    live = Live()
+    view = TurnView(Printer(out=out, width=lambda: 100), live, tmp_path)
+    live.begin()
+    count = ToolUseBlock("t1", "Agent", {"description": "Count the lines", "prompt": "TASK-A"})
+    look = ToolUseBlock("t2", "Agent", {"description": "Look for b", "prompt": "TASK-B"})
+    info_a = AgentInfo("a1", "general-purpose", "Count the lines", "t1")
+    info_b = AgentInfo("a2", "Explore", "Look for b", "t2")
+    read = ToolUseBlock("s1", "Read", {"file_path": str(tmp_path / "a.txt")})
+    for event in [
+        ToolStart(count), ToolStart(look),
+        SubagentEvent(info_a, RequestStart("claude-test-1")),
+        SubagentEvent(info_b, RequestStart("claude-test-1")),
+        SubagentEvent(info_a, TextDelta("Sub-agent thinking aloud.\n\nStill going.")),
+        SubagentEvent(info_a, ToolStart(read)),
+        SubagentEvent(info_a, ToolDone(read, ToolResult("1\talpha", summary="Read 1 line"))),
+    ]:
+        await view.handle(event)
+
+    def screen() -> list[str]:
+        return "".join(t for _, t in live_fragments(live, 80, 20, now=live.started)).split("\n")
+
+    assert screen()[:4] == ["● Agent(Count the lines)", "  ⎿  Read(a.txt)",
+                            "● Agent(Look for b)", "  ⎿  Initializing…"]
+    assert out.getvalue() == "" and live.stream == ""  # nothing of theirs printed or streamed
+
+    done = ToolResult([{"type": "text", "text": "report"}], data={"agentId": "a1", "status": "completed"},
+                      summary="Done (1 tool use · 1,234 tokens · 3.1s)")
+    await view.handle(ToolDone(count, done))
+    await view.handle(SubagentEvent(info_a, ToolStart(read)))  # late: its call is over
+    assert screen()[:2] == ["● Agent(Look for b)", "  ⎿  Initializing…"]
+    assert list(live.agent_calls) == ["t2"]
+    plain = _ANSI.sub("", out.getvalue())
+    assert plain == "\n● Agent(Count the lines)\n  ⎿  Done (1 tool use · 1,234 tokens · 3.1s)\n"

@@ -3,6 +3,10 @@
     ● The answer so far, streaming in (unfinished paragraph)…
     ● Bash(npm test)                     a running tool, with its latest output
       ⎿  PASS src/calc.test.js
+    ● Agent(Count the lines)             a running sub-agent, with its latest calls
+      ⎿  Read(src/a.py)
+         Bash(wc -l src/a.py)
+         +2 more tool uses
     ✻ Working… (4s · ↓ 120 tokens · esc to interrupt)   hidden while a dialog asks
       › queued: and then add a test      typed while the turn runs
     > _
@@ -19,6 +23,8 @@ from dataclasses import dataclass, field
 
 Fragments = list[tuple[str, str]]
 SPINNER = "·✢✳✶✻✽✻✶✳✢"
+#: How many of a running sub-agent's latest calls are shown under its Agent call.
+AGENT_CALLS_SHOWN = 3
 
 
 @dataclass
@@ -36,6 +42,8 @@ class Live:
     retry: str | None = None
     running: dict[str, str] = field(default_factory=dict)
     progress: dict[str, str] = field(default_factory=dict)
+    #: The calls (labels, in order) of each running sub-agent, by its Agent call's id.
+    agent_calls: dict[str, list[str]] = field(default_factory=dict)
     queued: list[str] = field(default_factory=list)
     #: When the spinner was paused (a dialog waits for an answer); None while it runs.
     paused_at: float | None = None
@@ -47,6 +55,7 @@ class Live:
         self.tokens_done = self.streamed_chars = 0
         self.running.clear()
         self.progress.clear()
+        self.agent_calls.clear()
         self.changed()
 
     def end(self) -> None:
@@ -54,6 +63,7 @@ class Live:
         self.busy, self.paused_at = False, None
         self.running.clear()
         self.progress.clear()
+        self.agent_calls.clear()
         self.changed()
 
     def changed(self) -> None:
@@ -85,6 +95,35 @@ def _wrap(text: str, width: int) -> list[str]:
     return out
 
 
+def agent_lines(calls: list[str], shown: int = AGENT_CALLS_SHOWN) -> list[tuple[str, str]]:
+    """(style, text) of the lines under a running Agent call: its latest calls, then how
+    many earlier ones are not shown; "Initializing…" before its first call."""
+    if not calls:
+        return [("class:dim", "Initializing…")]
+    latest = calls[-shown:] if shown > 0 else []
+    lines = [("", label) for label in latest]
+    hidden = len(calls) - len(latest)
+    if hidden:
+        lines.append(("class:dim", f"+{hidden} more tool use" + ("" if hidden == 1 else "s")))
+    return lines
+
+
+def _tool_lines(live: Live, inner: int) -> Fragments:
+    """Each running tool: its line, then a sub-agent's calls or the tool's latest output."""
+    lines: Fragments = []
+    for tool_id, label in live.running.items():
+        lines.append(("class:tool", "● " + label[:inner]))
+        calls = live.agent_calls.get(tool_id)
+        if calls is not None:
+            for i, (style, text) in enumerate(agent_lines(calls)):
+                lines.append((style, ("  ⎿  " if i == 0 else "     ") + text[: inner - 4]))
+            continue
+        tail = live.progress.get(tool_id, "").rstrip("\n").split("\n")[-1]
+        if tail.strip():
+            lines.append(("class:dim", "  ⎿  " + tail[: inner - 4]))
+    return lines
+
+
 def spinner_line(live: Live, now: float) -> str:
     elapsed = max(0.0, now - live.started)
     frame = SPINNER[int(elapsed * 8) % len(SPINNER)]
@@ -97,18 +136,15 @@ def live_fragments(live: Live, width: int, max_lines: int, now: float | None = N
     now = time.monotonic() if now is None else now
     inner = max(10, width - 2)
     lines: Fragments = []
+    tools = _tool_lines(live, inner)
     if live.stream.strip():
         wrapped = _wrap(live.stream.strip("\n"), inner)
-        budget = max(3, max_lines - 4 - 2 * len(live.running) - len(live.queued))
+        budget = max(3, max_lines - 4 - len(tools) - len(live.queued))
         wrapped = wrapped[-budget:]
         for i, line in enumerate(wrapped):
             lead = "● " if i == 0 and not live.message_started else "  "
             lines.append(("", lead + line))
-    for tool_id, label in live.running.items():
-        lines.append(("class:tool", "● " + label[: inner]))
-        tail = live.progress.get(tool_id, "").rstrip("\n").split("\n")[-1]
-        if tail.strip():
-            lines.append(("class:dim", "  ⎿  " + tail[: inner - 4]))
+    lines += tools
     if live.busy and live.paused_at is None:
         if live.retry:
             lines.append(("class:warning", "  ⎿  " + live.retry[: inner - 4]))

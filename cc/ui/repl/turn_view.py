@@ -4,6 +4,11 @@ Assistant text streams into the live area and is printed as Markdown a paragraph
 a time (never splitting a fenced code block); a tool call is printed when it ends,
 with its result; retries, notices and errors are printed as they come. When a turn
 is stopped, the text streamed so far is printed too (it is never just dropped).
+
+A sub-agent's events (`SubagentEvent`) only feed the live area under its Agent call:
+the calls it makes are listed there while it runs, and its text is never streamed
+into the answer. The Agent call is printed like any tool when it ends, with its
+summary ("Done (2 tool uses · 1,234 tokens · 3.1s)").
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from cc.core.events import (
     RequestStart,
     RetryEvent,
     StreamDiscarded,
+    SubagentEvent,
     Terminal,
     TextDelta,
     ThinkingStarted,
@@ -109,6 +115,8 @@ class TurnView:
             live.changed()
         elif isinstance(event, ToolDone):
             await self._tool_done(event)
+        elif isinstance(event, SubagentEvent):
+            self._subagent(event)
         elif isinstance(event, RetryEvent):
             from cc.ui.render import render_retry
 
@@ -124,12 +132,29 @@ class TurnView:
                 message = event.error
                 await self.printer.print(lambda c: render_error(c, message), gap=True)
 
+    def _subagent(self, event: SubagentEvent) -> None:
+        """Note a running sub-agent's calls under its Agent call; nothing else of it shows."""
+        parent_id = event.agent.parent_tool_use_id
+        if parent_id not in self.live.running:  # its call is over (or ran in the background)
+            return
+        first = parent_id not in self.live.agent_calls
+        calls = self.live.agent_calls.setdefault(parent_id, [])  # "Initializing…" till a call
+        inner = event.event
+        if isinstance(inner, ToolStart):
+            from cc.ui.render import tool_label
+
+            calls.append(tool_label(inner.tool_use.name, inner.tool_use.input, self.cwd))
+        elif not first:
+            return  # its text, requests and results: nothing to show
+        self.live.changed()
+
     async def _tool_done(self, event: ToolDone) -> None:
         from cc.ui.render import render_tool
 
         self._running.pop(event.tool_use.id, None)
         self.live.running.pop(event.tool_use.id, None)
         self.live.progress.pop(event.tool_use.id, None)
+        self.live.agent_calls.pop(event.tool_use.id, None)
         use, result = event.tool_use, event.result
         draw = lambda c: render_tool(c, use.name, use.input, result, self.cwd)  # noqa: E731
         await self.printer.print(draw, gap=True)
