@@ -83,7 +83,8 @@ REFUSAL_ERROR = (
 class TurnHooks(Protocol):
     """What the loop needs of the hooks beyond the tool pipeline."""
 
-    async def stop_check(self, stop_hook_active: bool) -> str | None:
+    async def stop_check(self, stop_hook_active: bool,
+                         last_assistant_message: str | None = None) -> str | None:
         """Asked when the model ends its turn; a reason keeps the turn going."""
         ...
 
@@ -288,7 +289,8 @@ async def _finished(
         return events, RunTools(cut)
     await tools.cancel()
     objection = (
-        await deps.hooks.stop_check(state.stop_hook_active) if deps.hooks else None
+        await deps.hooks.stop_check(state.stop_hook_active, assistant.text)
+        if deps.hooks else None
     )
     events += _hook_events(deps)
     if isinstance(events[-1], Terminal):

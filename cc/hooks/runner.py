@@ -212,7 +212,8 @@ class HookRunner:
             payload["last_assistant_message"] = last_assistant_message
         return await self.run("Stop", payload)
 
-    async def stop_check(self, stop_hook_active: bool) -> str | None:
+    async def stop_check(self, stop_hook_active: bool,
+                         last_assistant_message: str | None = None) -> str | None:
         """`LoopDeps.stop_check`: the text that keeps the turn going, or None to end it.
 
         Messages for the user go to `drain_user_messages()`, a `continue: false` to
@@ -220,7 +221,7 @@ class HookRunner:
         """
         if not stop_hook_active:
             self._stop_blocks = 0
-        out = await self.stop(stop_hook_active)
+        out = await self.stop(stop_hook_active, last_assistant_message=last_assistant_message)
         self._note(out)
         if out.stop or not (out.blocked or out.additional_context):
             return None

@@ -197,10 +197,12 @@ def test_subagent_hooks(project: Project) -> None:
     assert sidechain.name == f"agent-{agent_id}.jsonl" and sidechain.is_file()
     assert sidechain.parent == parent_transcript.with_suffix("") / "subagents"
     assert stop["transcript_path"] == str(parent_transcript)  # the session's, as in CC
+    assert stop["last_assistant_message"] == "true ran fine."
 
     [main_stop] = by_event["Stop"]  # the main agent's; the sub-agent's end is SubagentStop
     assert "agent_id" not in main_stop and "agent_transcript_path" not in main_stop
     assert main_stop["transcript_path"] == str(parent_transcript)
+    assert main_stop["last_assistant_message"] == "The agent ran true."
 
     pre = {p["tool_name"]: p for p in by_event["PreToolUse"]}
     assert sorted(pre) == ["Agent", "Bash"] and len(by_event["PreToolUse"]) == 2
