@@ -4,7 +4,8 @@
     await run.run(emit)                                     events go up as SubagentEvents
     run.hand_back()                                         the tool result for the parent
 
-The child shares its parent's API client and permission rules (`cc.app.factory.fork`);
+The child shares its parent's API client and permission rules (`cc.app.factory.fork`).
+A foreground child asks the parent's person, if the session has one (the REPL); otherwise
 nobody answers its questions, so what would ask is denied and reported. Its transcript
 is a sidechain file next to the parent's (`<session>/subagents/agent-<id>.jsonl`, every
 line `isSidechain: true` with its `agentId`), with a `.meta.json` beside it. A fork
@@ -31,6 +32,7 @@ from cc.models.messages import AssistantMessage, Message, UserMessage, system_re
 if TYPE_CHECKING:
     from cc.agents.definitions import AgentDefinition
     from cc.core.query_engine import QueryEngine
+    from cc.permissions.ask import UserChannel
 
 #: What each of a fork's sibling calls reads as its result: the same for every fork, so
 #: that their requests differ only in the directive that follows.
@@ -153,8 +155,7 @@ class SubagentRun:
             lines.append(f"NOTE: the agent stopped at its limit of {limit} turns, so the "
                          "report may be incomplete.")
         if denied := self.denied():
-            lines.append("Denied without asking (nobody can approve a sub-agent's calls): "
-                         + ", ".join(denied))
+            lines.append("Calls refused permission: " + ", ".join(denied))
         if not self.definition.one_shot:
             lines.append(f"agentId: {self.agent_id}")
             lines.append(f"<usage>subagent_tokens: {self.tokens}\ntool_uses: {self.tool_uses}"
@@ -190,7 +191,7 @@ class SubagentRun:
             "toolUseId": self.request.tool_use_id,
             "spawnDepth": 1,
             "requestShape": "background" if self.request.background else "foreground",
-            "requestNonInteractive": True,
+            "requestNonInteractive": not self.engine.channel.present,
             "model": self.request.model or self.engine.model,
             "finished": finished,
         }
@@ -240,6 +241,10 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
                      request.tool_use_id, request.background, request.prompt)
     child.agent = info
     child.is_fork = inherits
+    if not request.background and parent.channel.present:
+        # A person watches the session (the REPL): a foreground agent's questions go to
+        # them, as in Claude Code; in the background, or with nobody there, they are denied.
+        child.use_channel(_unwrapped(parent.channel))
     if inherits:
         child.messages = fork_messages(parent.messages, request.tool_use_id, request.prompt)
     transcript = _sidechain(parent, child, agent_id)
@@ -285,6 +290,13 @@ def _sidechain(parent: QueryEngine, child: QueryEngine, agent_id: str) -> Path |
     if child.hooks is not None:
         child.hooks.transcript_path = hooks_path
     return path
+
+
+def _unwrapped(channel: UserChannel) -> UserChannel:
+    """The channel itself, not the parent's event-reporting wrapper around it."""
+    from cc.core.channel import ObservedChannel
+
+    return channel.inner if isinstance(channel, ObservedChannel) else channel
 
 
 def _short(tool_input: dict[str, Any]) -> str:

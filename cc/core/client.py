@@ -115,6 +115,8 @@ class ModelRequest:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] = field(default_factory=list)
     thinking_budget: int | None = None
+    #: Extra HTTP headers (a sub-agent's `x-claude-code-agent-id`).
+    headers: dict[str, str] = field(default_factory=dict)
 
     def to_params(self) -> dict[str, Any]:
         params: dict[str, Any] = {
@@ -131,6 +133,8 @@ class ModelRequest:
             budget = min(self.thinking_budget, self.max_tokens - 1)
             if budget >= 1024:
                 params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        if self.headers:
+            params["extra_headers"] = self.headers
         return params
 
 

@@ -180,6 +180,7 @@ class QueryEngine:
             notifications=self._notifications,
             hooks=self.hooks,
             warned_block_types=self._warned_block_types,
+            headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None

@@ -114,6 +114,8 @@ class LoopDeps:
     hooks: TurnHooks | None = None
     #: Block types already warned about as unknown (the engine keeps one set per session).
     warned_block_types: set[str] = field(default_factory=set)
+    #: HTTP headers every request of this agent carries.
+    headers: dict[str, str] = field(default_factory=dict)
 
 
 def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
@@ -385,6 +387,7 @@ def _prepare(
         messages=api_messages,
         tools=deps.tools(),
         thinking_budget=deps.thinking_budget,
+        headers=deps.headers,
     )
 
 

@@ -34,11 +34,17 @@ def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str
         "apiKeySource": runtime.credentials.source,
         "claude_code_version": version,
         "output_style": "default",
-        "agents": [],
+        "agents": _agent_types(engine),
         "skills": [],
         "plugins": [],
         "uuid": new_uuid(),
     }
+
+
+def _agent_types(engine: QueryEngine) -> list[str]:
+    """The sub-agent types the Agent tool offers (none without it)."""
+    catalog = getattr(engine.registry.get("Agent"), "catalog", None)
+    return list(catalog.names()) if catalog is not None else []
 
 
 def assistant_records(message: AssistantMessage, session_id: str,

@@ -4,6 +4,7 @@ its own route (matched by the text of its prompt)."""
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,9 @@ def test_two_agents_in_one_message_both_report(project: Project) -> None:
     report_b = "".join(b["text"] for b in results[1]["content"])
     assert "<tools-used-before-summary>Read</tools-used-before-summary>" in report_a
     assert "  a.txt has 1 line." in report_a and "agentId: a" in report_a
+    agent_id = report_a.split("agentId: ")[1].split()[0]
+    assert [r.headers.get("x-claude-code-agent-id") for r in route_a.requests] == [agent_id] * 2
+    assert all("x-claude-code-agent-id" not in r.headers for r in api.requests if r.route is None)
     assert "<usage>subagent_tokens:" in report_a
     assert "  There is no b.txt." in report_b and "agentId" not in report_b  # Explore: one-shot
 
@@ -114,7 +118,7 @@ def test_a_denied_call_in_a_subagent_is_reported_not_asked(project: Project) -> 
     sub_result = api.routes[0].requests[1].body["messages"][-1]["content"][0]
     assert sub_result["is_error"] is True
     report = json.dumps(api.requests[-1].body["messages"][-1]["content"])
-    assert "Denied without asking" in report and "Write(" in report
+    assert "Calls refused permission: Write(" in report
     api.assert_clean()
 
 
@@ -213,3 +217,31 @@ def test_stream_json_marks_subagent_records(project: Project) -> None:
     assert len(notified) == 1 and notified[0]["status"] == "completed"
     top = [r for r in records if r["type"] in ("user", "assistant") and r["parent_tool_use_id"] is None]
     assert [r["type"] for r in top] == ["assistant", "user", "assistant"]
+
+
+def test_interrupting_the_parent_stops_a_foreground_agent_and_its_commands(
+    project: Project,
+) -> None:
+    from tests.e2e.test_interrupts import Lines
+    from tests.e2e.test_sessions import start
+    from tests.processes import alive
+
+    pidfile = project.root / "sleeper.pid"
+    never = project.root / "never"
+    api = project.api
+    api.script(Reply([agent_call("Sleep", "SLEEP-TASK: start a sleeper")]))
+    api.route("SLEEP-TASK",
+              Reply([tool_use("Bash", {"command": f"sleep 300 & echo $! > {pidfile}; wait",
+                                       "run_in_background": True})]),
+              Reply("still here", hold_after_block={0: never.exists}))
+    proc = start(project, "-p", "go", "--output-format", "stream-json", "--verbose",
+                 "--permission-mode", "bypassPermissions")
+    out = Lines(proc)
+    out.until(lambda r: r.get("type") == "user" and r.get("parent_tool_use_id") is not None
+              and r["message"]["content"][0]["type"] == "tool_result")
+    pid = int(wait_for(lambda: pidfile.exists() and pidfile.read_text().strip()))
+    assert alive(pid)
+    proc.send_signal(signal.SIGINT)
+    assert out.finish() == 0
+    assert out.records[-1]["type"] == "result" and out.records[-1]["is_error"] is True
+    wait_for(lambda: not alive(pid), what="the sub-agent's background command to be killed")

@@ -267,6 +267,26 @@ def test_a_sub_agent_shows_its_calls_under_its_agent_line_then_its_summary(setup
     setup.api.assert_clean()
 
 
+def test_a_foreground_sub_agent_asks_the_person_at_the_terminal(setup: Setup) -> None:
+    target = setup.root / "note.txt"
+    setup.api.script(Reply([agent_call("Write a note", "NOTE-TASK: write note.txt")]),
+                     Reply("The agent wrote the note."))
+    sub = setup.api.route(
+        "NOTE-TASK",
+        Reply([tool_use("Write", {"file_path": str(target), "content": "hello\n"})]),
+        Reply("Wrote note.txt."),
+    )
+    term = setup.start("--permission-mode", "default")
+    term.enter("have an agent write a note")
+    term.wait_for("Do you want to write note.txt?", "1. Yes")
+    term.type("1")
+    term.wait_for("● The agent wrote the note.")
+    assert target.read_text() == "hello\n"
+    result = sub.requests[1].body["messages"][-1]["content"][0]
+    assert not result.get("is_error"), result
+    setup.api.assert_clean()
+
+
 def test_sub_agents_in_parallel_each_have_their_own_block(setup: Setup) -> None:
     for name in ("a.txt", "b.txt"):
         (setup.root / name).write_text("x\n")
