@@ -223,6 +223,9 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         system = build_subagent_prompt(environment_for(runtime.cwd, model),
                                        definition.system_prompt)
         tools = tuple(definition.tool_names(parent.registry.names))
+    # A person watches the session (the REPL): a foreground agent's questions go to them,
+    # as in Claude Code; in the background, or with nobody there, they are denied.
+    asks = not request.background and parent.channel.present
     spec = AgentSpec(
         model=model,
         system=system,
@@ -234,6 +237,8 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         session_id=parent.session_id,
         agent_id=agent_id,
         parent_tool_use_id=request.tool_use_id,
+        channel=_unwrapped(parent.channel) if asks else None,
+        transcript=_sidechain_path(parent, agent_id),
     )
     built = await fork(parent, spec, runtime, registry=parent.registry if inherits else None)
     child = built.engine
@@ -241,13 +246,9 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
                      request.tool_use_id, request.background, request.prompt)
     child.agent = info
     child.is_fork = inherits
-    if not request.background and parent.channel.present:
-        # A person watches the session (the REPL): a foreground agent's questions go to
-        # them, as in Claude Code; in the background, or with nobody there, they are denied.
-        child.use_channel(_unwrapped(parent.channel))
     if inherits:
         child.messages = fork_messages(parent.messages, request.tool_use_id, request.prompt)
-    transcript = _sidechain(parent, child, agent_id)
+    transcript = spec.transcript
     if child.hooks is not None:
         child.hooks.agent = (agent_id, definition.agent_type)
         child.hooks.transcript_path = parent.hooks.transcript_path if parent.hooks else None
@@ -274,22 +275,12 @@ def fork_messages(parent: list[Message], tool_use_id: str, directive: str) -> li
     return [*parent[: index + 1], UserMessage([*results, TextBlock(directive)])]
 
 
-def _sidechain(parent: QueryEngine, child: QueryEngine, agent_id: str) -> Path | None:
-    """The child's transcript, beside the parent's (none if the parent keeps none)."""
+def _sidechain_path(parent: QueryEngine, agent_id: str) -> Path | None:
+    """`<session>/subagents/agent-<id>.jsonl`, beside the parent's transcript (none if
+    the parent keeps none)."""
     if parent.transcript is None:
         return None
-    from cc import __version__
-    from cc.session.transcript import TranscriptWriter
-
-    path = parent.transcript.path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
-    writer = TranscriptWriter(path, session_id=parent.session_id, cwd=parent.transcript.cwd,
-                              version=__version__, fsync=parent.transcript.fsync)
-    writer.extra = {"isSidechain": True, "agentId": agent_id}
-    hooks_path = parent.hooks.transcript_path if parent.hooks else None
-    child.use_transcript(writer)
-    if child.hooks is not None:
-        child.hooks.transcript_path = hooks_path
-    return path
+    return parent.transcript.path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
 
 
 def _unwrapped(channel: UserChannel) -> UserChannel:

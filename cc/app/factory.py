@@ -27,10 +27,12 @@ from cc.app.runtime import Runtime
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.hooks.runner import HookRunner
+    from cc.permissions.ask import UserChannel
     from cc.permissions.checker import PermissionChecker
     from cc.permissions.context import PermissionContext
     from cc.prompts.builder import PromptSection
     from cc.sandbox.sandbox import Sandbox
+    from cc.session.transcript import TranscriptWriter
     from cc.tools.base import Tool
     from cc.tools.registry import ToolRegistry
 
@@ -55,6 +57,12 @@ class AgentSpec:
     #: Set for a sub-agent: its id and the Agent tool call that started it.
     agent_id: str | None = None
     parent_tool_use_id: str | None = None
+    #: Who answers the agent's questions (None: nobody, so what would ask is denied).
+    channel: UserChannel | None = None
+    #: Where its conversation is saved as it happens (None: not saved, or, for the
+    #: session's agent, wherever the session is attached later). A sub-agent's lines
+    #: are sidechain lines (`isSidechain`, `agentId`).
+    transcript: Path | None = None
 
 
 @dataclass
@@ -199,6 +207,10 @@ async def build_engine(
     ctx.results_dir = lambda: _results_dir(engine)
     ctx.engine_ref = EngineRef(engine)
     engine.runtime = runtime
+    if spec.channel is not None:
+        engine.use_channel(spec.channel)
+    if spec.transcript is not None:
+        engine.use_transcript(_transcript(spec, spec.transcript, runtime))
     return Built(engine, gate, warnings)
 
 
@@ -272,6 +284,17 @@ def _sandbox(runtime: Runtime, permissions: PermissionContext,
     if warning:
         warnings.append(warning)
     return sandbox
+
+
+def _transcript(spec: AgentSpec, path: Path, runtime: Runtime) -> TranscriptWriter:
+    from cc import __version__
+    from cc.session.transcript import TranscriptWriter
+
+    writer = TranscriptWriter(path, session_id=spec.session_id or "", cwd=runtime.cwd,
+                              version=__version__)
+    if spec.agent_id is not None:
+        writer.extra = {"isSidechain": True, "agentId": spec.agent_id}
+    return writer
 
 
 def _results_dir(engine: QueryEngine) -> Path | None:
