@@ -75,6 +75,17 @@ class _Interrupt:
         return self.signum is not None
 
 
+@dataclass(frozen=True)
+class _Writer:
+    """How the turn's events are written: `emit` a record (json and stream-json), print
+    retries to stderr (text), pass raw stream events on (--include-partial-messages)."""
+
+    emit: Callable[[dict[str, Any]], None]
+    records: bool
+    text: bool
+    partial: bool
+
+
 @dataclass
 class _Turn:
     """What the writer needs to know once the turn is over."""
@@ -125,18 +136,17 @@ async def run_print(
         if records:
             emit(_numbered(record, len(turns) - 1))
 
+    writer = _Writer(emit, records, text=output_format == "text",
+                     partial=partial and output_format == "stream-json")
+
     async def session() -> None:
-        await _run_turn(engine, prompt, runtime, turns[-1], emit, records,
-                        text=output_format == "text",
-                        partial=partial and output_format == "stream-json")
+        await _run_turn(engine, prompt, runtime, turns[-1], writer)
         # Agents still running in the background: wait for them, then let the model
         # read their notifications in a new turn (as Claude Code does).
         while _completed(turns[-1]) and await engine.wait_for_background():
             finished_turn(turns[-1])
             turns.append(_Turn(start=len(engine.messages)))
-            await _consume(engine, engine.run_turn(), turns[-1], emit, records,
-                           text=output_format == "text",
-                           partial=partial and output_format == "stream-json")
+            await _consume(engine, engine.run_turn(), turns[-1], writer)
 
     work = asyncio.create_task(session())
     for signum in _SIGNAL_EXIT:
@@ -223,11 +233,7 @@ async def _run_turn(
     prompt: str,
     runtime: Runtime,
     turn: _Turn,
-    emit: Callable[[dict[str, Any]], None],
-    records: bool,
-    *,
-    text: bool,
-    partial: bool,
+    writer: _Writer,
 ) -> None:
     if not runtime.credentials.present:
         # Never reaching the model, the run leaves no transcript behind for -c to find.
@@ -240,8 +246,7 @@ async def _run_turn(
         print(note, file=sys.stderr)
     message = await _prepare(prompt, engine, runtime)
     turn.start = len(engine.messages)
-    await _consume(engine, engine.submit(message), turn, emit, records, text=text,
-                   partial=partial)
+    await _consume(engine, engine.submit(message), turn, writer)
 
 
 def _completed(turn: _Turn) -> bool:
@@ -260,12 +265,9 @@ async def _consume(
     engine: QueryEngine,
     events: AsyncIterator[Event],
     turn: _Turn,
-    emit: Callable[[dict[str, Any]], None],
-    records: bool,
-    *,
-    text: bool,
-    partial: bool,
+    writer: _Writer,
 ) -> None:
+    emit, records, text, partial = writer.emit, writer.records, writer.text, writer.partial
     started_agents: set[str] = set()
     async for event in events:
         if isinstance(event, SubagentEvent):
