@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.core.events import AgentInfo, Event, SubagentEvent, Terminal, ToolDone
+from cc.core.events import AgentInfo, Event, SubagentEvent, Terminal, ToolDone, UserEvent
 from cc.models.content_blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import AssistantMessage, Message, UserMessage, system_reminder
 
@@ -86,12 +86,14 @@ class SubagentRun:
         """The child's turn, start to end; its events go to `emit`, wrapped."""
         child = self.engine
         try:
+            if not self.definition.inherits_context:  # a fork's directive is in place
+                # The brief is not a person's prompt: no UserPromptSubmit hooks run on it.
+                brief = UserMessage.text(self.request.prompt)
+                child.messages.append(brief)
+                if emit is not None:
+                    emit(SubagentEvent(self.info, UserEvent(brief)))
             await self._start_hooks()
-            if self.definition.inherits_context:
-                events = child.run_turn()
-            else:
-                events = child.submit(UserMessage.text(self.request.prompt))
-            async for event in events:
+            async for event in child.run_turn():
                 if isinstance(event, ToolDone):
                     self.tool_uses += 1
                     if event.tool_use.name not in self.tools_used:

@@ -143,7 +143,7 @@ def test_a_fork_cannot_start_an_agent(project: Project) -> None:
 
 # -- hooks ---------------------------------------------------------------------------
 
-EVENTS = ("SubagentStart", "SubagentStop", "Stop", "PreToolUse")
+EVENTS = ("SubagentStart", "SubagentStop", "Stop", "PreToolUse", "UserPromptSubmit")
 
 
 def log_hooks(project: Project) -> Path:
@@ -199,6 +199,8 @@ def test_subagent_hooks(project: Project) -> None:
     assert stop["transcript_path"] == str(parent_transcript)  # the session's, as in CC
     assert stop["last_assistant_message"] == "true ran fine."
 
+    [prompt] = by_event["UserPromptSubmit"]  # the person's prompt; an agent's brief is not one
+    assert prompt["prompt"] == "run true in an agent"
     [main_stop] = by_event["Stop"]  # the main agent's; the sub-agent's end is SubagentStop
     assert "agent_id" not in main_stop and "agent_transcript_path" not in main_stop
     assert main_stop["transcript_path"] == str(parent_transcript)
@@ -215,5 +217,6 @@ def test_subagent_hooks(project: Project) -> None:
 
     # In order: the Agent call, the start, the sub-agent's call and end, the main end.
     order = [(p["hook_event_name"], p.get("tool_name")) for p in seen]
-    assert order == [("PreToolUse", "Agent"), ("SubagentStart", None), ("PreToolUse", "Bash"),
+    assert order == [("UserPromptSubmit", None), ("PreToolUse", "Agent"), ("SubagentStart", None),
+                     ("PreToolUse", "Bash"),
                      ("SubagentStop", None), ("Stop", None)]
