@@ -163,6 +163,7 @@ async def build_engine(
 ) -> Built:
     """An engine for `spec`. With `parent` (a fork), its API client and sandbox are
     shared; otherwise a new client is made and the settings decide the sandbox."""
+    from cc.compact.compactor import Compactor
     from cc.core.client import ModelClient
     from cc.core.pipeline.executor import ToolExecutor
     from cc.core.query_engine import EngineConfig, QueryEngine
@@ -207,6 +208,7 @@ async def build_engine(
     ctx.results_dir = lambda: _results_dir(engine)
     ctx.engine_ref = EngineRef(engine)
     engine.runtime = runtime
+    engine.compactor = Compactor(engine, settings=runtime.settings.merged)
     if spec.channel is not None:
         engine.use_channel(spec.channel)
     if spec.transcript is not None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from cc.errors import ModelCallError
 from cc.models.content_blocks import ContentBlock, ToolUseBlock
-from cc.models.messages import AssistantMessage, UserMessage
+from cc.models.messages import AssistantMessage, CompactBoundaryMessage, UserMessage
 from cc.models.usage import UsageTotals
 from cc.permissions.ask import AskAnswer, PermissionRequest
 from cc.tools.base import ToolResult
@@ -120,6 +120,32 @@ class PermissionDenied:
 
 
 @dataclass(frozen=True)
+class CompactionStarted:
+    """The conversation is being summarised (`trigger`: manual or auto)."""
+
+    trigger: str
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """The conversation now starts from `boundary`'s summary."""
+
+    trigger: str
+    pre_tokens: int
+    post_tokens: int
+    duration_ms: int
+    boundary: CompactBoundaryMessage
+
+
+@dataclass(frozen=True)
+class CompactionFailed:
+    """Nothing was compacted; the messages are as they were."""
+
+    trigger: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class AgentInfo:
     """Who a sub-agent is, as its events and records name it."""
 
@@ -217,5 +243,8 @@ Event = (
     | PermissionAsked
     | PermissionAnswered
     | SubagentEvent
+    | CompactionStarted
+    | Compacted
+    | CompactionFailed
     | Terminal
 )

@@ -41,6 +41,7 @@ from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
+    from cc.compact.compactor import Compactor
     from cc.core.events import AgentInfo
     from cc.hooks.runner import HookOutcome, HookRunner
     from cc.permissions.ask import UserChannel
@@ -97,6 +98,8 @@ class QueryEngine:
         self.agent: AgentInfo | None = None
         #: A fork sub-agent (it holds its parent's context, and may not fork again).
         self.is_fork = False
+        #: What keeps the conversation within the window (set by the factory).
+        self.compactor: Compactor | None = None
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
         self._own_resources(executor.ctx)
@@ -131,6 +134,14 @@ class QueryEngine:
         from cc.permissions.ask import NO_ONE
 
         return getattr(self.executor.permissions, "channel", NO_ONE)
+
+    async def compact(self, instructions: str | None = None) -> AsyncIterator[Event]:
+        """`/compact`: summarise the conversation now."""
+        if self.compactor is None:
+            yield Notice("Compaction is not available in this session", level="warning")
+            return
+        async for event in self.compactor.compact(self.messages, "manual", instructions):
+            yield event
 
     def set_model(self, model: str) -> None:
         self.config.model = model
@@ -181,6 +192,7 @@ class QueryEngine:
             hooks=self.hooks,
             warned_block_types=self._warned_block_types,
             headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
+            context=self.compactor,
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None

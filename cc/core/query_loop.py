@@ -31,6 +31,7 @@ from cc.core.client import ModelRequest
 from cc.core.events import (
     AssistantEvent,
     BlockComplete,
+    Compacted,
     Event,
     Notice,
     RequestStart,
@@ -73,6 +74,10 @@ CONTINUE_AFTER_MAX_TOKENS = "loop/continue_after_max_tokens.md"
 NUDGE_AFTER_EMPTY = "loop/nudge_after_empty.md"
 REFUSAL_NOTE = "loop/refusal_note.md"
 CUT_TOOL_USE = "loop/cut_tool_use.md"
+TOO_LONG_AGAIN = (
+    "The conversation is still too long for the model's context window after compacting "
+    "it. Use /compact with instructions to keep less, or /clear to start afresh."
+)
 REFUSAL_NOTICE = "The model's safeguards stopped that response · continuing once with that noted"
 REFUSAL_ERROR = (
     "The model declined to respond (stop_reason: refusal), twice in a row. Rephrase the "
@@ -93,6 +98,19 @@ class TurnHooks(Protocol):
         ...
 
     def drain_user_messages(self) -> list[str]: ...
+
+
+class ContextManager(Protocol):
+    """What keeps the conversation within the window (cc.compact.compactor)."""
+
+    def before_request(self, messages: list[Message], state: QueryState) -> AsyncIterator[Event]:
+        """Compact first if the context has grown past the threshold."""
+        ...
+
+    async def reactive(self, messages: list[Message], state: QueryState) -> list[Event]:
+        """The prompt was too long: compact (once a turn); a `Compacted` among the events
+        means the request may be sent again."""
+        ...
 
 
 class ModelStreamer(Protocol):
@@ -116,6 +134,8 @@ class LoopDeps:
     warned_block_types: set[str] = field(default_factory=set)
     #: HTTP headers every request of this agent carries.
     headers: dict[str, str] = field(default_factory=dict)
+    #: Compaction (None: the conversation is never shrunk).
+    context: ContextManager | None = None
 
 
 def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
@@ -162,6 +182,9 @@ async def query_loop(
         # Phase 1: prepare.
         for event in _take_notifications(messages, deps):
             yield event
+        if deps.context is not None:
+            async for event in deps.context.before_request(messages, state):
+                yield event
         request = _prepare(messages, state, deps, caps[0])
 
         # Phase 2: stream, starting tools as their blocks complete.
@@ -206,6 +229,8 @@ async def _settle(
 ) -> tuple[list[Event], Transition]:
     """What the finished call means for the turn, and the events that say so."""
     if turn.error is not None:  # what the retry module could not recover
+        if isinstance(turn.error, PromptTooLongError) and deps.context is not None:
+            return await _too_long(turn.error, state, messages, deps)
         return [_error_terminal(turn.error)], _END
     assistant = turn.assistant
     assert assistant is not None, "a finished stream always ends with its message"
@@ -230,6 +255,21 @@ async def _settle(
         turn.held.clear()
         events, after = await _finished(assistant, turn.tools, state, messages, deps)
     return notices + events, after
+
+
+async def _too_long(
+    error: PromptTooLongError, state: QueryState, messages: list[Message], deps: LoopDeps
+) -> tuple[list[Event], Transition]:
+    """Compact and send again, once in a turn; a second time, the turn ends."""
+    assert deps.context is not None
+    first = not state.compact.reactive_attempted
+    events = await deps.context.reactive(messages, state)
+    if any(isinstance(e, Compacted) for e in events):
+        state.turn_count -= 1  # the request is sent again; not a turn of its own
+        return events, _AGAIN
+    text = TOO_LONG_AGAIN if not first else f"{error.message} (compacting did not help)"
+    return [*events, Terminal("prompt_too_long", error=text, error_kind=error.kind,
+                              details={"status": error.status})], _END
 
 
 def _refused(

@@ -276,7 +276,12 @@ class HookRunner:
             payload["notification_type"] = notification_type
         return await self.run("Notification", payload, notification_type)
 
-    async def pre_compact(self, trigger: str, custom_instructions: str = "") -> HookOutcome:
+    async def post_compact(self, trigger: str, compact_summary: str) -> HookOutcome:
+        """After a compaction: `compact_summary` is the model's whole answer."""
+        return await self.run("PostCompact", {"trigger": trigger,
+                                              "compact_summary": compact_summary}, trigger)
+
+    async def pre_compact(self, trigger: str, custom_instructions: str | None = None) -> HookOutcome:
         """`trigger`: manual or auto. blocked → do not compact."""
         payload = {"trigger": trigger, "custom_instructions": custom_instructions}
         return await self.run("PreCompact", payload, trigger)

@@ -66,8 +66,15 @@ def resolve_model(name: str) -> str:
     return ALIASES.get(key.lower(), key)
 
 
+#: How Claude Code spells a model run with the 1M-token context window.
+ONE_MILLION_SUFFIX = "[1m]"
+
+
 def model_info(model: str) -> ModelInfo:
     model_id = resolve_model(model)
+    if model_id.lower().endswith(ONE_MILLION_SUFFIX):
+        base = model_info(model_id[: -len(ONE_MILLION_SUFFIX)])
+        return ModelInfo(model_id, 1_000_000, base.max_output_tokens, base.prices)
     known = _MODELS.get(model_id)
     if known is not None:
         return known

@@ -97,6 +97,8 @@ class CompactBoundaryMessage:
     summary: str
     trigger: str = "auto"
     pre_tokens: int = 0
+    post_tokens: int = 0
+    duration_ms: int = 0
     uuid: str = field(default_factory=new_uuid)
     role: str = field(default="user", init=False)
 

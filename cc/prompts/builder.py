@@ -139,10 +139,10 @@ def _section_text(file: str) -> str:
 
 
 def _dynamic(name: str, file: str, values: dict[str, str | None]) -> PromptSection:
-    return PromptSection(name, _fill(_section_text(file), values), cacheable=False)
+    return PromptSection(name, fill(_section_text(file), values), cacheable=False)
 
 
-def _fill(template: str, values: dict[str, str | None]) -> str:
+def fill(template: str, values: dict[str, str | None]) -> str:
     """Substitute `values`, dropping each paragraph that uses a placeholder set to None."""
     kept = []
     for paragraph in template.split("\n\n"):

@@ -225,7 +225,9 @@ class TranscriptWriter:
             "isMeta": False,
             "level": "info",
             "logicalParentUuid": self.last_uuid,
-            "compactMetadata": {"trigger": message.trigger, "preTokens": message.pre_tokens},
+            "compactMetadata": {"trigger": message.trigger, "preTokens": message.pre_tokens,
+                                "postTokens": message.post_tokens,
+                                "durationMs": message.duration_ms},
         }
         summary = {
             "type": "user",

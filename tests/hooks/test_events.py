@@ -87,7 +87,13 @@ CASES: list[tuple[str, str | None, Fire, dict[str, Any]]] = [
         "PreCompact",
         "auto",
         lambda r: r.pre_compact("auto"),
-        {"trigger": "auto", "custom_instructions": ""},
+        {"trigger": "auto", "custom_instructions": None},  # null, as Claude Code sends it
+    ),
+    (
+        "PostCompact",
+        "auto",
+        lambda r: r.post_compact("auto", "<summary>done</summary>"),
+        {"trigger": "auto", "compact_summary": "<summary>done</summary>"},
     ),
     ("SessionStart", "resume", lambda r: r.session_start("resume"), {"source": "resume"}),
     ("SessionEnd", "clear", lambda r: r.session_end("clear"), {"reason": "clear"}),

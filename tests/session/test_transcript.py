@@ -133,7 +133,7 @@ def check_schema(lines: list[dict[str, Any]]) -> None:
         if line["type"] == "system" and line.get("subtype") == "compact_boundary":
             assert line["parentUuid"] is None
             assert line["logicalParentUuid"] == (uuids[-1] if uuids else None)
-            assert set(line["compactMetadata"]) == {"trigger", "preTokens"}
+            assert set(line["compactMetadata"]) == {"trigger", "preTokens", "postTokens", "durationMs"}
         else:
             assert line["parentUuid"] == (uuids[-1] if uuids else None)
         uuids.append(line["uuid"])
@@ -283,7 +283,8 @@ def test_compact_boundary_lines(transcript: Path, make_writer: MakeWriter) -> No
     check_schema(lines)
     system, summary = lines[2], lines[3]
     assert system["subtype"] == "compact_boundary" and system["content"] == "Conversation compacted"
-    assert system["compactMetadata"] == {"trigger": "manual", "preTokens": 1234}
+    assert system["compactMetadata"] == {"trigger": "manual", "preTokens": 1234, "postTokens": 0,
+                                         "durationMs": 0}
     assert system["uuid"] == boundary.uuid
     assert summary["isCompactSummary"] is True and summary["parentUuid"] == system["uuid"]
     assert summary["message"] == {"role": "user", "content": "Summary of before."}
