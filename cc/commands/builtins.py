@@ -71,8 +71,27 @@ async def clear_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 async def compact_command(ctx: CommandContext, args: str) -> CommandResult:
-    ctx.say("Compaction is not available yet; use /clear to start a new conversation.")
+    """Summarise the conversation now; `args` say what the summary should keep."""
+    from cc.core.events import Compacted, CompactionFailed, CompactionStarted, Notice
+
+    async for event in ctx.engine.compact(args.strip() or None):
+        if isinstance(event, CompactionStarted):
+            ctx.say("Compacting the conversation…", style="dim")
+        elif isinstance(event, Compacted):
+            ctx.say(compacted_line(event), style="dim")
+        elif isinstance(event, CompactionFailed):
+            ctx.say(f"Could not compact: {event.reason}", style="yellow")
+        elif isinstance(event, Notice):
+            ctx.say(event.text, style="yellow" if event.level == "warning" else "dim")
     return CommandResult()
+
+
+def compacted_line(event: Any) -> str:
+    """One line for a compaction that happened."""
+    from cc.figures import format_tokens
+
+    return (f"Compacted the conversation ({format_tokens(event.pre_tokens)} → "
+            f"{format_tokens(event.post_tokens)} tokens)")
 
 
 async def model_command(ctx: CommandContext, args: str) -> CommandResult:

@@ -24,6 +24,8 @@ from typing import IO, TYPE_CHECKING, Any
 from cc import __version__
 from cc.core.events import (
     AssistantEvent,
+    Compacted,
+    CompactionFailed,
     Event,
     Notice,
     RetryEvent,
@@ -38,6 +40,8 @@ from cc.models.content_blocks import ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.ui.records import (
     assistant_records,
+    compact_boundary_record,
+    compact_summary_record,
     init_record,
     result_record,
     task_notification_record,
@@ -244,9 +248,44 @@ async def _run_turn(
         return
     for note in await engine.start_session("resume" if runtime.resumed else "startup"):
         print(note, file=sys.stderr)
+    if _is_compact(prompt):
+        await _compact(engine, prompt, turn, writer)
+        return
     message = await _prepare(prompt, engine, runtime)
     turn.start = len(engine.messages)
     await _consume(engine, engine.submit(message), turn, writer)
+
+
+def _is_compact(prompt: str) -> bool:
+    words = prompt.split(maxsplit=1)
+    return bool(words) and words[0] == "/compact"
+
+
+async def _compact(engine: QueryEngine, prompt: str, turn: _Turn, writer: _Writer) -> None:
+    """`-p "/compact [instructions]"`: compact, and report it as a turn with no requests
+    (a success with an empty result, as Claude Code reports it)."""
+    words = prompt.split(maxsplit=1)
+    said, failure = "", "the conversation could not be compacted"
+
+    async def events() -> AsyncIterator[Event]:
+        nonlocal said, failure
+        async for event in engine.compact(words[1].strip() if len(words) > 1 else None):
+            if isinstance(event, Compacted):
+                from cc.commands.builtins import compacted_line
+
+                said = compacted_line(event)
+            elif isinstance(event, CompactionFailed):
+                failure = f"Could not compact: {event.reason}"
+            yield event
+
+    await _consume(engine, events(), turn, writer)
+    if said and writer.records:
+        stdout = UserMessage.text(f"<local-command-stdout>{said}</local-command-stdout>")
+        writer.emit({**user_text_record(stdout, engine.session_id), "isReplay": True})
+    if said:
+        turn.terminal = Terminal("completed", summary=engine.summarize())
+    else:
+        turn.terminal = Terminal("api_error", error=failure, summary=engine.summarize())
 
 
 def _completed(turn: _Turn) -> bool:
@@ -296,6 +335,13 @@ async def _consume(
                 print(event.summary, file=sys.stderr, flush=True)
         elif isinstance(event, Notice) and event.level == "warning":
             print(f"Warning: {event.text}", file=sys.stderr, flush=True)
+        elif isinstance(event, Compacted):
+            if records:
+                emit(compact_boundary_record(event, engine.session_id))
+                emit(compact_summary_record(event, engine.session_id))
+        elif isinstance(event, CompactionFailed):
+            print(f"Warning: could not compact the conversation: {event.reason}",
+                  file=sys.stderr, flush=True)
         elif isinstance(event, Terminal):
             turn.terminal = event
 

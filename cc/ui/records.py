@@ -11,7 +11,7 @@ from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
-    from cc.core.events import AgentInfo, Terminal, TurnSummary
+    from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
     from cc.models.usage import ModelUsage, UsageTotals
 
@@ -101,6 +101,30 @@ def _agent_fields(agent: AgentInfo | None) -> dict[str, Any]:
         return {}
     return {"parent_tool_use_id": agent.parent_tool_use_id, "agent_id": agent.agent_id,
             "subagent_type": agent.agent_type, "task_description": agent.description}
+
+
+def compact_boundary_record(event: Compacted, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": "compact_boundary",
+        "compact_metadata": {"trigger": event.trigger, "pre_tokens": event.pre_tokens,
+                             "post_tokens": event.post_tokens,
+                             "duration_ms": event.duration_ms},
+        "uuid": event.boundary.uuid,
+        "session_id": session_id,
+    }
+
+
+def compact_summary_record(event: Compacted, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "user",
+        "message": {"role": "user", "content": event.boundary.summary},
+        "parent_tool_use_id": None,
+        "session_id": session_id,
+        "uuid": new_uuid(),
+        "timestamp": _now(),
+        "isCompactSummary": True,
+    }
 
 
 def task_started_record(agent: AgentInfo, session_id: str) -> dict[str, Any]:
