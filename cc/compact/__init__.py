@@ -1,0 +1,1 @@
+"""Context management: counting, cheap trims, and compaction."""
