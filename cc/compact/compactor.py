@@ -69,6 +69,8 @@ class Compactor:
         self.settings = settings
         self.env = os.environ if env is None else env
         self.breaker = auto.Breaker()
+        #: What the cheap layers have cleared so far this session (an estimate).
+        self.trimmed_tokens = 0
 
     # -- when ---------------------------------------------------------------------------
 
@@ -84,9 +86,19 @@ class Compactor:
 
     async def before_request(self, messages: list[Message],
                              state: QueryState) -> AsyncIterator[Event]:
-        """Compact first if the context has passed the threshold."""
+        """The cheap layers when they are worth a cache miss, then compaction if the
+        context is still past the threshold."""
+        from cc.compact.micro import trim
+
+        size = self.tokens(messages)
+        last = self.engine.last_response_at
+        trimmed = trim(messages, cwd=self.engine.executor.ctx.cwd, context_tokens=size,
+                       seconds_since_last_response=None if last is None
+                       else time.monotonic() - last)
+        self.trimmed_tokens += trimmed.saved_tokens
+        size -= trimmed.saved_tokens
         limit = self.threshold()
-        if limit is None or self.breaker.open or self.tokens(messages) < limit:
+        if limit is None or self.breaker.open or size < limit:
             return
         async for event in self.compact(messages, "auto"):
             yield event

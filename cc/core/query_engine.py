@@ -100,6 +100,8 @@ class QueryEngine:
         self.is_fork = False
         #: What keeps the conversation within the window (set by the factory).
         self.compactor: Compactor | None = None
+        #: When the model last answered (time.monotonic()); None: not in this process.
+        self.last_response_at: float | None = None
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
         self._own_resources(executor.ctx)
@@ -214,6 +216,7 @@ class QueryEngine:
                 if isinstance(event, AssistantEvent):
                     msg = event.message
                     self.usage.add(msg.model or state.model, msg.usage)
+                    self.last_response_at = time.monotonic()
                 for denial in self.permission_denials[seen_denials:]:
                     yield PermissionDenied(
                         denial.tool_name, denial.tool_use_id, denial.tool_input, denial.message
