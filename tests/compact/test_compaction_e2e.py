@@ -186,3 +186,56 @@ def test_too_little_to_compact_is_reported(project: Project) -> None:
     assert run.returncode == 1
     assert "too few exchanges" in run.stdout + run.stderr
     assert len(api.requests) == 1
+
+
+def hooks_logging(project: Project, events: tuple[str, ...], *, block: str | None = None) -> Path:
+    """Hooks for `events` that log their stdin; the `block` event's hook exits 2."""
+    log = project.root / "hooks.log"
+    hook = project.root / "hook.sh"
+    hook.write_text(f"#!/usr/bin/env bash\nline=$(cat)\necho \"$line\" >> {log}\n"
+                    f"case \"$line\" in *'\"hook_event_name\": \"{block}\"'*|"
+                    f"*'\"hook_event_name\":\"{block}\"'*) echo 'not now' >&2; exit 2;; esac\n")
+    hook.chmod(0o755)
+    entry = [{"hooks": [{"type": "command", "command": str(hook)}]}]
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    settings.write_text(json.dumps({"hooks": {event: entry for event in events}}))
+    return log
+
+
+def logged(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+
+
+def test_compaction_hooks(project: Project) -> None:
+    api = project.api
+    paths = notes(project)
+    api.script(*reading_turns(paths, high_at=-1), Reply("Read them."))
+    assert project.run("-p", "read the notes").returncode == 0
+    log = hooks_logging(project, ("PreCompact", "SessionStart", "PostCompact"))
+    summary_route(api, Reply(SUMMARY))
+    run = project.run("-c", "-p", "/compact keep the paths")
+    assert run.returncode == 0, run.stderr
+    seen = [(e["hook_event_name"], e.get("trigger") or e.get("source")) for e in logged(log)]
+    assert seen == [("SessionStart", "resume"), ("PreCompact", "manual"),
+                    ("SessionStart", "compact"), ("PostCompact", "manual")]
+    pre, post = logged(log)[1], logged(log)[3]
+    assert pre["custom_instructions"] == "keep the paths"
+    assert "<summary>The user asked to read three notes" in post["compact_summary"]
+    api.assert_clean()
+
+
+def test_a_precompact_hook_that_exits_2_blocks_it(project: Project) -> None:
+    api = project.api
+    paths = notes(project)
+    api.script(*reading_turns(paths, high_at=-1), Reply("Read them."))
+    assert project.run("-p", "read the notes").returncode == 0
+    hooks_logging(project, ("PreCompact",), block="PreCompact")
+    summary = summary_route(api, Reply(SUMMARY))
+    run = project.run("-c", "-p", "/compact")
+    assert run.returncode == 1
+    assert "PreCompact hook blocked it" in run.stdout + run.stderr
+    assert summary.requests == [] and summary.turns_left == 1
+    api.script(Reply("ok"))
+    assert project.run("-c", "-p", "go on").returncode == 0
+    assert "read the notes" in json.dumps(api.requests[-1].body["messages"])  # untouched
