@@ -132,6 +132,27 @@ def test_completion_shows_every_match_on_a_full_screen(setup: Setup) -> None:
     term.wait_for("Could not compact: too few exchanges to compact yet")
 
 
+def test_compact_summarises_and_the_conversation_goes_on(setup: Setup) -> None:
+    asks_for_summary = "the conversation above is about to be replaced by a summary"
+    summary = setup.api.route(lambda body: asks_for_summary in json.dumps(body["messages"][-1]),
+                              Reply("<summary>We talked about two numbers.</summary>"),
+                              name="summary")
+    setup.api.script(Reply("One."), Reply("Two."), Reply("Three, after the summary."))
+    term = setup.start()
+    term.enter("say one")
+    term.wait_for("● One.")
+    term.enter("say two")
+    term.wait_for("● Two.")
+    term.enter("/compact")
+    term.wait_for("Compacted the conversation (")
+    assert len(summary.requests) == 1
+    term.enter("and three?")
+    term.wait_for("● Three, after the summary.")
+    first = json.dumps(setup.api.requests[-1].body["messages"][0])
+    assert "We talked about two numbers." in first and "say one" not in first
+    setup.api.assert_clean()
+
+
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
     setup.api.script(Reply("Seen it."))
     term = setup.start()
