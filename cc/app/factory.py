@@ -75,16 +75,20 @@ class Built:
 
 def main_spec(options: SessionOptions, runtime: Runtime, tool_names: Sequence[str]) -> AgentSpec:
     """The spec of the session's main agent: the full system prompt with CLAUDE.md."""
+    from cc.memory.auto_memory import load_index
     from cc.memory.claude_md import load_claude_md, render_claude_md
     from cc.prompts.builder import build_system_prompt, environment_for
 
     claude_md = None if options.system_prompt is not None else render_claude_md(
         load_claude_md(runtime.cwd, runtime.config_dir)
     )
+    memory = runtime.memory_dir
     system = build_system_prompt(
         environment_for(runtime.cwd, options.model),
         tool_names=list(tool_names),
         claude_md=claude_md,
+        memory_index=(load_index(memory) or "(no memories yet)") if memory else None,
+        memory_dir=memory,
         override=options.system_prompt,
         append=options.append_system_prompt,
         commit_trailer=options.commit_trailer,
@@ -113,6 +117,8 @@ async def build_session_engine(options: SessionOptions, runtime: Runtime,
     permissions = _permission_context(options.permission_mode, options.allowed_tools,
                                       options.disallowed_tools, options.add_dirs, runtime,
                                       warnings)
+    runtime.memory_dir = _memory_folder(runtime)
+    permissions.memory_dir = runtime.memory_dir  # the main agent writes it unasked
     registry = build_registry(options.tools, permissions, extra_tools)
     spec = main_spec(options, runtime, registry.names)
     built = await build_engine(spec, runtime, permissions=permissions, registry=registry,
@@ -137,8 +143,9 @@ async def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
     parent_gate = parent.executor.permissions
     if not isinstance(parent_gate, PermissionChecker):
         raise TypeError("fork() needs a parent whose permissions are a PermissionChecker")
+    # A sub-agent reads the memory folder like any other, but writing there asks.
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
-                                  warnings=[], shell_cwd=None)
+                                  warnings=[], shell_cwd=None, memory_dir=None)
     if registry is None:
         registry = build_registry(spec.tools, context, list(_tools_of(parent)))
     return await build_engine(spec, runtime, permissions=context, registry=registry,
@@ -181,7 +188,7 @@ async def build_engine(
         registry = build_registry(spec.tools, permissions)
     shell = ShellSession(runtime.cwd)
     ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir),
-                      agent_tasks=AgentTasks())
+                      agent_tasks=AgentTasks(), memory_dir=runtime.memory_dir)
     permissions.shell_cwd = lambda: shell.cwd
     ctx.read_denied = _read_denied(permissions)
     if parent is not None:
@@ -258,6 +265,18 @@ def _permission_context(
     )
     warnings += permissions.warnings
     return permissions
+
+
+def _memory_folder(runtime: Runtime) -> Path | None:
+    """The project's memory folder, made if missing (None: memory is off, or the folder
+    cannot be made)."""
+    from cc.memory.auto_memory import ensure, memory_dir
+    from cc.session.paths import project_dir
+
+    folder = memory_dir(project_dir(runtime.cwd, runtime.config_dir), runtime.settings.merged)
+    if folder is None or not ensure(folder):
+        return None
+    return folder.resolve()
 
 
 def _read_denied(permissions: PermissionContext) -> Callable[[str], bool] | None:

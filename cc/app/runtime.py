@@ -30,6 +30,8 @@ class Runtime:
     permissions: PermissionChecker | None = None
     #: The Bash sandbox, when settings turn it on (`sandbox.enabled`).
     sandbox: Sandbox | None = None
+    #: The project's memory folder (None: memory is off).
+    memory_dir: Path | None = None
     #: What flags, settings and environment asked of the session, once resolved.
     options: SessionOptions | None = None
 

@@ -36,9 +36,13 @@ class PermissionContext:
     #: The shell's current folder (it can `cd` between calls); relative paths in Bash
     #: commands start there. Default: `cwd`.
     shell_cwd: Callable[[], Path] | None = None
+    #: The project's memory folder: the file tools read and write in it without asking
+    #: (a deny rule still wins). None: memory is off, or this agent may not write it.
+    memory_dir: Path | None = None
 
     def scope(self) -> Scope:
-        return Scope(self.cwd, tuple(self.additional_dirs), self.home, self.config_dir)
+        return Scope(self.cwd, tuple(self.additional_dirs), self.home, self.config_dir,
+                     self.memory_dir)
 
     def add_rule_texts(self, behavior: str, texts: list[str], *, source: str,
                        anchor: Path | None = None) -> list[str]:

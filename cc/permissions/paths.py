@@ -47,6 +47,8 @@ class Scope:
     dirs: tuple[Path, ...] = ()
     home: Path = field(default_factory=Path.home)
     config_dir: Path | None = None
+    #: The project's memory folder, when the file tools may use it without asking.
+    memory_dir: Path | None = None
 
     @property
     def working(self) -> tuple[Path, ...]:

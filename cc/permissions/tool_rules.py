@@ -115,6 +115,10 @@ def _assess_path(a: Assessment, tool_name: str, path: str, policy: PathPolicy,
     rule = policy.asked(path, write=write)
     if rule is not None:
         a.ask_once(f"{path} matches the ask rule {rule}")
+    if _in_memory(path, policy.scope.memory_dir):
+        # The memory folder is the agent's own notebook: no question, even mid-turn.
+        a.approved = Verdict("allow", "it is in the project's memory folder", "memory")
+        return
     if write:
         reason = policy.protected(path)
         if reason:
@@ -131,6 +135,16 @@ def _assess_path(a: Assessment, tool_name: str, path: str, policy: PathPolicy,
     folder = not write and tool_name in ("Grep", "Glob") and os.path.isdir(path)
     rule_text = path_suggestion("Edit" if write else "Read", path, policy.scope, folder=folder)
     a.suggestions = (rule_text,) if rule_text and not a.safety else ()
+
+
+def _in_memory(path: str, memory: Path | None) -> bool:
+    """Inside the memory folder both as written and with symlinks resolved (a link in
+    the folder must not lead the file tools elsewhere unasked)."""
+    if memory is None:
+        return False
+    real_memory = os.path.realpath(memory)
+    return all(p == root or p.startswith(root + os.sep) for p, root in (
+        (path, str(memory)), (os.path.realpath(path), real_memory)))
 
 
 def _assess_fetch(a: Assessment, url: str, rules: RuleSet) -> None:

@@ -111,6 +111,9 @@ class ToolContext:
     read_denied: Callable[[str], bool] | None = None
     #: The Bash sandbox (None: settings leave it off, and every command runs as is).
     sandbox: Sandbox | None = None
+    #: The project's memory folder (None: memory is off). Writes into it are checked
+    #: for secrets and made whole (cc.memory.auto_memory).
+    memory_dir: Path | None = None
 
     def shell_session(self) -> ShellSession:
         if self.shell is None:

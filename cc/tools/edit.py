@@ -18,6 +18,7 @@ from typing import ClassVar
 
 from pydantic import ConfigDict, Field
 
+from cc.memory.auto_memory import SecretRefused
 from cc.tools import file_io
 from cc.tools.base import (
     Tool,
@@ -264,7 +265,9 @@ class EditTool(Tool):
     ) -> ToolResult:
         original, updated = texts
         try:
-            mtime_ns = await asyncio.to_thread(file_io.write_bytes, path, data)
+            mtime_ns = await asyncio.to_thread(file_io.write_file, ctx, path, data)
+        except SecretRefused as e:
+            return ToolResult.error(str(e))
         except OSError as e:
             return ToolResult.error(f"Cannot write {path}: {e.strerror or e}.")
         file_io.record_write(ctx, path, mtime_ns, key)

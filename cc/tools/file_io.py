@@ -124,6 +124,19 @@ def write_bytes(path: Path, data: bytes) -> int:
     return os.stat(target).st_mtime_ns
 
 
+def write_file(ctx: ToolContext, path: Path, data: bytes) -> int:
+    """Blocking: write `data` to `path`; the new mtime_ns. A file in the memory folder is
+    checked for secrets and written whole, 0600 (raises SecretRefused); any other file
+    in place (`write_bytes`)."""
+    from cc.memory.auto_memory import inside, write_memory_file
+
+    if not inside(ctx.memory_dir, path):
+        return write_bytes(path, data)
+    target = Path(os.path.realpath(path))
+    write_memory_file(target, data.decode("utf-8", errors="replace"))
+    return os.stat(target).st_mtime_ns
+
+
 def kind_problem(path: Path, st: os.stat_result) -> str | None:
     """Why `path` (with stat `st`) cannot be written as a text file, if it cannot."""
     if stat.S_ISDIR(st.st_mode):

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
+from cc.memory.auto_memory import SecretRefused
 from cc.tools import file_io
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 from cc.tools.diff import describe_changes, structured_patch
@@ -102,7 +103,9 @@ class WriteTool(Tool):
         path: Path, data: bytes, ctx: ToolContext, key: str | None
     ) -> ToolResult | None:
         try:
-            mtime_ns = await asyncio.to_thread(file_io.write_bytes, path, data)
+            mtime_ns = await asyncio.to_thread(file_io.write_file, ctx, path, data)
+        except SecretRefused as e:
+            return ToolResult.error(str(e))
         except OSError as e:
             return ToolResult.error(f"Cannot write {path}: {e.strerror or e}.")
         file_io.record_write(ctx, path, mtime_ns, key)

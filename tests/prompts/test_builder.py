@@ -89,7 +89,7 @@ def test_memory_section_wraps_index_and_optional_dir() -> None:
         "memory"
     ]
     assert f"<memory-index>\n{index}\n</memory-index>" in text
-    assert "stale" in text
+    assert "check that it still holds" in text and "type: feedback" in text
     assert "$" not in text
     with_dir = by_name(
         build_system_prompt(
