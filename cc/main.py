@@ -223,6 +223,9 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
                                        runtime.options.agents_json))
     built = await build_session_engine(runtime.options, runtime, extra_tools=[agent_tool])
     agent_tool.available = built.engine.registry.names
+    from cc.agents.extractor import attach
+
+    attach(built.engine)
     _warn(built.warnings)
     return built.engine
 

@@ -54,6 +54,9 @@ class Project:
             HOME=str(self.home),
             CC_RETRY_SCALE="0.001",
             PYTHONPATH=str(REPO_ROOT),
+            # Background memory extraction sends requests of its own after each turn;
+            # the tests of it turn it back on.
+            CC_DISABLE_MEMORY_EXTRACTION="1",
         )
         env.update(self.env)
         return env

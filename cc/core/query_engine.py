@@ -40,6 +40,7 @@ from cc.tools.base import ToolContext
 from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from cc.agents.extractor import ExtractionCoordinator
     from cc.app.runtime import Runtime
     from cc.compact.compactor import Compactor
     from cc.core.events import AgentInfo
@@ -102,6 +103,10 @@ class QueryEngine:
         self.compactor: Compactor | None = None
         #: When the model last answered (time.monotonic()); None: not in this process.
         self.last_response_at: float | None = None
+        #: Called when a turn of this conversation completes (memory extraction).
+        self.turn_listeners: list[Callable[[], None]] = []
+        #: The background memory extraction, if this engine has one.
+        self.extractor: ExtractionCoordinator | None = None
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
         self._own_resources(executor.ctx)
@@ -224,6 +229,9 @@ class QueryEngine:
                 seen_denials = len(self.permission_denials)
                 if isinstance(event, Terminal):
                     event = dataclasses.replace(event, summary=self.summarize())
+                    if ours and event.ok:
+                        for listener in self.turn_listeners:
+                            listener()
                 yield event
         except (asyncio.CancelledError, GeneratorExit):
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))

@@ -111,7 +111,7 @@ async def run_print(
     verbose: bool = False,
     partial: bool = False,
 ) -> int:
-    out = out or sys.stdout
+    stream: IO[str] = out or sys.stdout
     started = time.monotonic()
     collected: list[dict[str, Any]] | None = (
         [] if output_format == "json" and verbose else None
@@ -122,8 +122,8 @@ async def run_print(
         if collected is not None:
             collected.append(record)
             return
-        out.write(json.dumps(record, ensure_ascii=False) + "\n")
-        out.flush()
+        stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stream.flush()
 
     if records:
         emit(init_record(engine, runtime, __version__))
@@ -165,20 +165,37 @@ async def run_print(
             turn.terminal = _aborted(turn)
             if records:
                 _emit_interrupted(engine, turn, emit)
+        result = _write_result(turn, turns, engine, failure, started, output_format, stream,
+                               collected, emit)
+        if engine.extractor is not None and not interrupt.happened:
+            # The answer is out; a memory extraction still running may finish, briefly.
+            await _bounded(engine.extractor.drain(), interrupt)
         await _bounded(_ending(engine), interrupt)
     finally:
         for signum in _SIGNAL_EXIT:
             loop.remove_signal_handler(signum)
 
+    if interrupt.signum is not None:
+        return _SIGNAL_EXIT[signal.Signals(interrupt.signum)]
+    return 1 if result["is_error"] else 0
+
+
+def _write_result(
+    turn: _Turn,
+    turns: list[_Turn],
+    engine: QueryEngine,
+    failure: str | None,
+    started: float,
+    output_format: str,
+    out: IO[str],
+    collected: list[dict[str, Any]] | None,
+    emit: Callable[[dict[str, Any]], None],
+) -> dict[str, Any]:
+    """The last turn's result, written in the output format; the record."""
     terminal = turn.terminal or Terminal("turn_setup_failed")
     summary = terminal.summary or engine.summarize()  # an interrupted turn passed on none
-    result = result_record(
-        terminal,
-        summary,
-        turn.last,
-        failure=failure,
-        duration_ms=int((time.monotonic() - started) * 1000),
-    )
+    result = result_record(terminal, summary, turn.last, failure=failure,
+                           duration_ms=int((time.monotonic() - started) * 1000))
     if len(turns) > 1:
         result = _numbered(result, len(turns) - 1)
     if output_format == "text":
@@ -192,9 +209,7 @@ async def run_print(
         out.flush()
     else:
         emit(result)
-    if interrupt.signum is not None:
-        return _SIGNAL_EXIT[signal.Signals(interrupt.signum)]
-    return 1 if result["is_error"] else 0
+    return result
 
 
 def _on_signal(signum: int, interrupt: _Interrupt, work: asyncio.Task[None]) -> None:

@@ -141,6 +141,9 @@ def cc_env(base_url: str, config: Path, home: Path) -> dict[str, str]:
         HOME=str(home),
         CC_RETRY_SCALE="0.001",
         PYTHONPATH=str(REPO_ROOT),
+        # Background memory extraction sends requests of its own after each turn; the
+        # tests of it turn it back on.
+        CC_DISABLE_MEMORY_EXTRACTION="1",
     )
     env.pop("NO_COLOR", None)
     return env

@@ -1,0 +1,176 @@
+"""Background memory extraction: after a turn, a forked agent looks for what to keep.
+
+    ExtractionCoordinator(engine, folder)
+        turn_ended()      called when a turn of the main agent completes: starts an
+                          extraction, or, if one runs, marks one more to follow it
+        drain(timeout)    print mode: let a running extraction finish, within bounds
+
+It never blocks the user: the extraction runs on the engine's supervisor while the
+next prompt is taken. If turns end while it runs, exactly one more extraction follows
+with everything since (coalescing), never a queue. The extractor is a fork of the
+main agent (the same system blocks, tools and conversation, so its request reads the
+main request's cache) whose only reach is the memory folder: its gate refuses every
+call but the file tools inside it, and every write there is checked for secrets. A
+failed extraction is logged and dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from cc.permissions.gate import Decision, HookDecision
+
+if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
+    from cc.tools.base import Tool, ToolInput
+
+log = logging.getLogger(__name__)
+
+#: The turns an extraction may take (reads, a write or two, the index).
+MAX_TURNS = 6
+#: How long print mode waits for a running extraction after writing its result.
+DRAIN_SECONDS = 20.0
+#: What the extractor may use, inside the memory folder only.
+FILE_TOOLS = ("Read", "Write", "Edit", "Glob", "Grep")
+
+
+def attach(engine: QueryEngine) -> ExtractionCoordinator | None:
+    """Give the session's main engine its extraction coordinator, when memory and
+    extraction are on."""
+    runtime = engine.runtime
+    if runtime is None or runtime.memory_dir is None or not extraction_enabled(
+            runtime.settings):
+        return None
+    coordinator = ExtractionCoordinator(engine, runtime.memory_dir)
+    engine.extractor = coordinator
+    engine.turn_listeners.append(coordinator.turn_ended)
+    return coordinator
+
+
+def extraction_enabled(settings: Any, env: Any = None) -> bool:
+    """On unless settings `autoMemoryExtraction: false` or CC_DISABLE_MEMORY_EXTRACTION=1
+    (Claude Code itself has no background extraction; this is ours)."""
+    env = os.environ if env is None else env
+    if str(env.get("CC_DISABLE_MEMORY_EXTRACTION", "")).strip().lower() in ("1", "true", "yes"):
+        return False
+    return settings.get("autoMemoryExtraction") is not False
+
+
+class MemoryOnlyGate:
+    """The extractor's permission gate: the file tools inside the memory folder, nothing
+    else."""
+
+    def __init__(self, folder: Path, cwd: Path) -> None:
+        self.folder = folder
+        self.cwd = cwd
+        self.mode = "dontAsk"
+
+    async def check(self, tool: Tool, inp: ToolInput, tool_use_id: str, *,
+                    hook_decision: HookDecision | None = None) -> Decision:
+        from cc.memory.auto_memory import inside
+        from cc.permissions.tool_rules import tool_path
+
+        path = tool_path(tool.name, inp.model_dump(exclude_none=True), self.cwd, Path.home())
+        if tool.name in FILE_TOOLS and path is not None and inside(self.folder, Path(path)):
+            return Decision("allow")
+        return Decision("deny", f"The memory extractor may only read and write in "
+                        f"{self.folder}; {tool.name} was refused.")
+
+
+class ExtractionCoordinator:
+    def __init__(self, engine: QueryEngine, folder: Path) -> None:
+        self.engine = engine
+        self.folder = folder
+        #: Messages of the conversation already looked at.
+        self.seen = 0
+        self.running: asyncio.Task[None] | None = None
+        self.again = False
+        #: Extractions started so far (the bench reads it), and files they wrote.
+        self.runs = 0
+        self.saved: list[Path] = []
+        #: Told of each memory file an extraction wrote (the REPL shows a line).
+        self.on_saved: list[Callable[[Path], None]] = []
+
+    def turn_ended(self) -> None:
+        if self.running is not None and not self.running.done():
+            self.again = True  # one more afterwards, with everything since
+            return
+        self.running = self.engine.supervisor.spawn(self._work(), name="memory-extraction")
+
+    async def drain(self, timeout: float = DRAIN_SECONDS) -> None:
+        task = self.running
+        if task is None or task.done():
+            return
+        try:
+            await asyncio.wait_for(asyncio.shield(task), timeout)
+        except (TimeoutError, asyncio.CancelledError):
+            log.info("memory extraction still running after %.0f s; left to the close", timeout)
+        except Exception:  # noqa: BLE001 - logged by _work already
+            pass
+
+    async def _work(self) -> None:
+        while True:
+            self.again = False
+            try:
+                await self._extract()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a failed extraction is dropped
+                log.warning("memory extraction failed: %s: %s", type(exc).__name__, exc)
+            if not self.again:
+                return
+
+    async def _extract(self) -> None:
+        from cc.app.factory import AgentSpec, fork
+        from cc.core.pipeline.executor import ToolExecutor
+        from cc.hooks.gate import NoHooks
+        from cc.models.messages import UserMessage
+
+        engine = self.engine
+        runtime = engine.runtime
+        messages = list(engine.messages)
+        if runtime is None or len(messages) <= self.seen:
+            return
+        since, self.seen = self.seen, len(messages)
+        self.runs += 1
+        spec = AgentSpec(model=engine.model, system=list(engine.config.system),
+                         permission_mode="dontAsk", tools=tuple(engine.registry.names),
+                         max_turns=MAX_TURNS, thinking_budget=engine.config.thinking_budget,
+                         max_output_tokens=engine.config.max_output_tokens,
+                         session_id=engine.session_id)
+        built = await fork(engine, spec, runtime, registry=engine.registry)
+        child = built.engine
+        child.hooks = None  # internal work: the user's hooks are not told of it
+        child.compactor = None
+        executor = child.executor
+        child.executor = ToolExecutor(executor.registry, executor.ctx,
+                                      permissions=MemoryOnlyGate(self.folder, runtime.cwd),
+                                      hooks=NoHooks())
+        child.executor.on_denial = child.permission_denials.append
+        child.messages = [*messages, UserMessage.text(_directive(self.folder, since),
+                                                      is_meta=True)]
+        try:
+            before = {p: p.stat().st_mtime_ns for p in self.folder.glob("*.md")}
+            async for _ in child.run_turn():
+                pass
+            for path in sorted(self.folder.glob("*.md")):
+                if before.get(path) != path.stat().st_mtime_ns and path.name != "MEMORY.md":
+                    self.saved.append(path)
+                    for listener in self.on_saved:
+                        listener(path)
+        finally:
+            await child.aclose()
+
+
+def _directive(folder: Path, since: int) -> str:
+    from string import Template
+
+    from cc.prompts import load_text
+
+    return Template(load_text("memory/extract.md").strip()).substitute(
+        folder=str(folder), since=str(since))
