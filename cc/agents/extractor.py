@@ -86,8 +86,11 @@ class ExtractionCoordinator:
     def __init__(self, engine: QueryEngine, folder: Path) -> None:
         self.engine = engine
         self.folder = folder
-        #: Messages of the conversation already looked at.
+        #: Messages of the conversation already looked at, and those there are to look at
+        #: (as the last turn to end left them).
         self.seen = 0
+        self.upto = 0
+        self.head: str | None = None
         self.running: asyncio.Task[None] | None = None
         self.again = False
         #: Extractions started so far (the bench reads it), and files they wrote.
@@ -97,6 +100,8 @@ class ExtractionCoordinator:
         self.on_saved: list[Callable[[Path], None]] = []
 
     def turn_ended(self) -> None:
+        # What the turn left, counted now: the next prompt may join before we start.
+        self.upto = len(self.engine.messages)
         if self.running is not None and not self.running.done():
             self.again = True  # one more afterwards, with everything since
             return
@@ -133,7 +138,10 @@ class ExtractionCoordinator:
 
         engine = self.engine
         runtime = engine.runtime
-        messages = list(engine.messages)
+        messages = list(engine.messages[: self.upto])
+        head = messages[0].uuid if messages else None
+        if head != self.head:  # compacted (or cleared) since: a fresh conversation
+            self.seen, self.head = 0, head
         if runtime is None or len(messages) <= self.seen:
             return
         since, self.seen = self.seen, len(messages)
