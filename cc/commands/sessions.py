@@ -77,19 +77,29 @@ async def resume_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 def memory_files(ctx: CommandContext) -> list[tuple[str, Path]]:
-    return [
+    """The CLAUDE.md files, then the project's memory index and memories."""
+    files = [
         ("Project memory", ctx.cwd / "CLAUDE.md"),
         ("User memory", ctx.config_dir / "CLAUDE.md"),
         ("Local memory (not checked in)", ctx.cwd / "CLAUDE.local.md"),
     ]
+    folder = ctx.runtime.memory_dir
+    if folder is not None:
+        files.append(("Auto-memory index", folder / "MEMORY.md"))
+        files += [(f"Memory: {path.stem}", path) for path in sorted(folder.glob("*.md"))
+                  if path.name != "MEMORY.md"]
+    return files
 
 
 async def memory_command(ctx: CommandContext, args: str) -> CommandResult:
     files = memory_files(ctx)
-    index: int | None = 0
-    if ctx.choose is not None:
-        labels = [f"{label}: {path}" + ("" if path.exists() else " (new)") for label, path in files]
-        index = await ctx.choose("Which memory file?", labels)
+    if ctx.choose is None:  # not interactive: list them
+        for label, path in files:
+            ctx.say(f"{label}: {path}" + ("" if path.exists() else " (none yet)"))
+        ctx.say("Open one in your editor with /memory in the interactive session.", style="dim")
+        return CommandResult()
+    labels = [f"{label}: {path}" + ("" if path.exists() else " (new)") for label, path in files]
+    index = await ctx.choose("Which memory file?", labels)
     if index is None:
         ctx.say("Cancelled.", style="dim")
         return CommandResult()

@@ -321,3 +321,21 @@ async def test_sandbox_shows_its_state(engine: QueryEngine, tmp_path: Path,
         "Excluded commands (run outside, with normal permissions):",
         "  docker",
     ]
+
+
+async def test_memory_lists_the_claude_md_files_and_the_memories(engine: QueryEngine,
+                                                                 tmp_path: Path) -> None:
+    ctx = make_ctx(engine, tmp_path)
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "MEMORY.md").write_text("- [tabs](tabs.md) — tabs\n")
+    (folder / "tabs.md").write_text("---\nname: tabs\n---\nTabs.\n")
+    ctx.runtime.memory_dir = folder
+    await dispatch("/memory", ctx)
+    def squeezed(text: str) -> str:  # long paths wrap wherever the width falls
+        return "".join(text.split())
+
+    text = squeezed(output(ctx))
+    assert squeezed(f"Project memory: {ctx.cwd / 'CLAUDE.md'} (none yet)") in text
+    assert squeezed(f"Auto-memory index: {folder / 'MEMORY.md'} Memory: tabs:") in text
+    assert squeezed(f"Memory: tabs: {folder / 'tabs.md'} Open one") in text

@@ -153,6 +153,22 @@ def test_compact_summarises_and_the_conversation_goes_on(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
+def test_a_saved_memory_gets_a_line(setup: Setup) -> None:
+    from cc.session.paths import project_dir
+
+    folder = project_dir(setup.root, setup.config) / "memory"
+    memory = "---\nname: prefers-tabs\ndescription: tabs\ntype: feedback\n---\nTabs.\n"
+    setup.api.script(
+        Reply([tool_use("Write", {"file_path": str(folder / "prefers-tabs.md"), "content": memory})]),
+        Reply("I will remember that."),
+    )
+    term = setup.start("--permission-mode", "default")
+    term.enter("remember that I prefer tabs")
+    screen = term.wait_for("Saved a memory: prefers-tabs", "● I will remember that.")
+    assert "Do you want" not in screen  # no question for the memory folder
+    assert (folder / "prefers-tabs.md").read_text() == memory
+
+
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
     setup.api.script(Reply("Seen it."))
     term = setup.start()

@@ -94,6 +94,9 @@ class Repl:
         self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
         if not self.engine.channel.present:
             self.engine.use_channel(self.dialogs)  # someone to ask: the person at this terminal
+        extractor = engine.extractor
+        if extractor is not None:  # what the background extraction saves gets a line too
+            extractor.on_saved.append(self._memory_saved)
         listen = getattr(self.gate, "on_mode_change", None)
         if listen is not None:
             listen(lambda _mode: self.invalidate())  # the footer shows it
@@ -104,6 +107,17 @@ class Repl:
         self._flash: tuple[str, float] | None = None
         self._dialog_cache: tuple[tuple[Any, ...], str] | None = None
         self._warned = 0
+        #: Lines printed from background work (kept until printed).
+        self._background: set[asyncio.Future[None]] = set()
+
+    def _memory_saved(self, path: Path) -> None:
+        from cc.ui.render import render_notice
+        from cc.ui.repl.turn_view import memory_line
+
+        text = memory_line(path)
+        printed = asyncio.ensure_future(self.printer.print(lambda c: render_notice(c, text)))
+        self._background.add(printed)
+        printed.add_done_callback(self._background.discard)
 
     # --- the session --------------------------------------------------------------
 
@@ -446,7 +460,8 @@ class Repl:
         from cc.models.catalog import resolve_model
         from cc.ui.repl.turn_view import TurnView
 
-        view = self._view = TurnView(self.printer, self.live, self.cwd)
+        view = self._view = TurnView(self.printer, self.live, self.cwd,
+                                     self.runtime.memory_dir)
         if not self.runtime.credentials.present:
             # Nothing is sent, so nothing is saved: a later -c does not find this prompt.
             from cc.core.client import NOT_LOGGED_IN

@@ -60,10 +60,13 @@ def split_paragraphs(text: str) -> tuple[str, str]:
 
 
 class TurnView:
-    def __init__(self, printer: Printer, live: Live, cwd: Path) -> None:
+    def __init__(self, printer: Printer, live: Live, cwd: Path,
+                 memory_dir: Path | None = None) -> None:
         self.printer = printer
         self.live = live
         self.cwd = cwd
+        #: The project's memory folder: a file saved there gets a line of its own.
+        self.memory_dir = memory_dir
         self._printed_since_request = False
         #: Tools started and not finished: shown with the interrupt notice if the turn stops.
         self._running: dict[str, ToolUseBlock] = {}
@@ -160,6 +163,9 @@ class TurnView:
         await self.printer.print(draw, gap=True)
         self._printed_since_request = True
         self.live.changed()
+        saved = saved_memory(use.name, use.input, result.is_error, self.memory_dir)
+        if saved is not None:
+            await self._notice(memory_line(saved))
 
     async def _print_text(self, text: str) -> None:
         from cc.ui.render import render_markdown
@@ -195,3 +201,19 @@ class TurnView:
             render_error(c, "Interrupted by user")
 
         await self.printer.print(draw, gap=bool(uses))
+
+
+def saved_memory(tool: str, tool_input: dict[str, object], failed: bool,
+                 folder: Path | None) -> Path | None:
+    """The memory file a successful Write or Edit saved, if it saved one."""
+    path = tool_input.get("file_path")
+    if folder is None or failed or tool not in ("Write", "Edit") or not isinstance(path, str):
+        return None
+    from cc.memory.auto_memory import INDEX, inside
+
+    target = Path(path)
+    return target if inside(folder, target) and target.name != INDEX else None
+
+
+def memory_line(path: Path) -> str:
+    return f"Saved a memory: {path.stem} (/memory to see them all)"
