@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cc.agents.definitions import AgentDefinition
     from cc.core.query_engine import QueryEngine
     from cc.permissions.ask import UserChannel
+    from cc.prompts.builder import PromptSection
 
 #: What each of a fork's sibling calls reads as its result: the same for every fork, so
 #: that their requests differ only in the directive that follows.
@@ -224,6 +225,7 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
     else:
         system = build_subagent_prompt(environment_for(runtime.cwd, model),
                                        definition.system_prompt)
+        system += _memory_section(runtime.memory_dir)
         tools = tuple(definition.tool_names(parent.registry.names))
     # A person watches the session (the REPL): a foreground agent's questions go to them,
     # as in Claude Code; in the background, or with nobody there, they are denied.
@@ -275,6 +277,22 @@ def fork_messages(parent: list[Message], tool_use_id: str, directive: str) -> li
     results: list[Any] = [ToolResultBlock(tool_use_id=u.id, content=FORK_PLACEHOLDER)
                           for u in calls]
     return [*parent[: index + 1], UserMessage([*results, TextBlock(directive)])]
+
+
+def _memory_section(folder: Path | None) -> list[PromptSection]:
+    """The project's memory index, to read and not to change (writing there asks)."""
+    from string import Template
+
+    from cc.memory.auto_memory import load_index
+    from cc.prompts import load_text
+    from cc.prompts.builder import PromptSection
+
+    index = load_index(folder) if folder is not None else None
+    if index is None:
+        return []
+    text = Template(load_text("memory/subagent_index.md").strip()).substitute(
+        memory_dir=str(folder), memory_index=index)
+    return [PromptSection("memory", text, cacheable=False)]
 
 
 def _sidechain_path(parent: QueryEngine, agent_id: str) -> Path | None:

@@ -110,14 +110,19 @@ def test_memory_can_be_turned_off(project: Project) -> None:
     assert not memory_folder(project).exists()
 
 
-def test_a_subagent_may_not_write_memory_unasked(project: Project) -> None:
+def test_a_subagent_reads_the_index_and_may_not_write_memory_unasked(project: Project) -> None:
     folder = memory_folder(project)
+    folder.mkdir(parents=True)
+    (folder / "MEMORY.md").write_text(INDEX_LINE + "\n")
     api = project.api
     api.script(Reply([tool_use("Agent", {"description": "Remember", "prompt": "MEM-TASK: save"})]),
                Reply("done"))
-    api.route("MEM-TASK",
-              Reply([tool_use("Write", {"file_path": str(folder / "x.md"), "content": MEMORY})]),
-              Reply("I could not."))
+    sub = api.route("MEM-TASK",
+                    Reply([tool_use("Write", {"file_path": str(folder / "x.md"),
+                                              "content": MEMORY})]),
+                    Reply("I could not."))
     assert project.run("-p", "go").returncode == 0
     assert not (folder / "x.md").exists()
+    system = system_text(sub.requests[0].body)
+    assert INDEX_LINE in system and "not yours to change" in system
     api.assert_clean()
