@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from cc.core.events import BlockComplete, StreamEvent, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError, StreamBrokenError
 from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
+from cc.models.catalog import ONE_MILLION_SUFFIX
 from cc.models.messages import AssistantMessage
 from cc.prompts.builder import PromptSection
 
@@ -107,6 +108,10 @@ def run_api_key_helper(command: str, timeout: float = 10.0) -> tuple[str | None,
     return key, None
 
 
+#: The beta header that opens the 1M-token context window.
+CONTEXT_1M_BETA = "context-1m-2025-08-07"
+
+
 @dataclass
 class ModelRequest:
     model: str
@@ -119,8 +124,13 @@ class ModelRequest:
     headers: dict[str, str] = field(default_factory=dict)
 
     def to_params(self) -> dict[str, Any]:
+        model, headers = self.model, dict(self.headers)
+        if model.lower().endswith(ONE_MILLION_SUFFIX):
+            # Claude Code's spelling of the 1M window: the id without it, and the beta.
+            model = model[: -len(ONE_MILLION_SUFFIX)]
+            headers["anthropic-beta"] = CONTEXT_1M_BETA
         params: dict[str, Any] = {
-            "model": self.model,
+            "model": model,
             "max_tokens": self.max_tokens,
             "messages": with_message_breakpoint(self.messages),
         }
@@ -133,8 +143,8 @@ class ModelRequest:
             budget = min(self.thinking_budget, self.max_tokens - 1)
             if budget >= 1024:
                 params["thinking"] = {"type": "enabled", "budget_tokens": budget}
-        if self.headers:
-            params["extra_headers"] = self.headers
+        if headers:
+            params["extra_headers"] = headers
         return params
 
 

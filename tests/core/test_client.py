@@ -290,3 +290,14 @@ def test_credentials_from_env_treats_empty_as_missing() -> None:
     creds = Credentials.from_env({"ANTHROPIC_API_KEY": "", "ANTHROPIC_BASE_URL": ""})
     assert creds == Credentials()
     assert Credentials.from_env({"ANTHROPIC_API_KEY": "k"}).source == "ANTHROPIC_API_KEY"
+
+
+def test_a_1m_model_is_sent_without_its_suffix_and_with_the_beta() -> None:
+    from cc.core.client import CONTEXT_1M_BETA
+    from cc.models.catalog import model_info
+
+    params = request(model="claude-sonnet-4-5[1m]").to_params()
+    assert params["model"] == "claude-sonnet-4-5"
+    assert params["extra_headers"]["anthropic-beta"] == CONTEXT_1M_BETA
+    assert model_info("claude-sonnet-4-5[1m]").context_window == 1_000_000
+    assert "extra_headers" not in request().to_params()
