@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from cc.core.events import BlockComplete, StreamEvent, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError, StreamBrokenError
-from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
 from cc.models.catalog import ONE_MILLION_SUFFIX
+from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
 from cc.models.messages import AssistantMessage
 from cc.prompts.builder import PromptSection
 
