@@ -1,0 +1,1 @@
+"""Agent teams: the team's files (config, mailboxes), and later its members."""

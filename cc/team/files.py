@@ -1,0 +1,82 @@
+"""Safe read-modify-write of a team's small JSON files, across threads and processes.
+
+Each file has a sidecar lock (`<file>.lock`, an `fcntl.flock`: a teammate in another
+process is held off as well as one in this one); the new content is written to a
+temporary file, fsynced and renamed over the old, so a reader never sees half a file
+and a crash mid-write leaves the previous version whole.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+#: flock is per open file description: two threads of one process need a lock of their
+#: own as well, one per path.
+_thread_locks: dict[str, threading.Lock] = {}
+_guard = threading.Lock()
+
+
+@contextlib.contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """Hold `path`'s lock (threads and processes alike) for the block."""
+    key = str(path)
+    with _guard:
+        lock = _thread_locks.setdefault(key, threading.Lock())
+    with lock:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+
+def read_json(path: Path, default: Any) -> Any:
+    """The file's JSON value, or `default` if it is missing or not JSON."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return default
+
+
+def write_json(path: Path, value: Any) -> None:
+    """Write `value` whole: temp file, fsync, rename (mode 0600)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(value, out, ensure_ascii=False, indent=2)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def update_json(path: Path, default: Any, change: Callable[[Any], tuple[Any, T]]) -> T:
+    """Under the lock: read, `change(value) -> (new value, result)`, write; the result.
+    A file that is not JSON is moved aside (`<name>.corrupt`), not overwritten."""
+    with locked(path):
+        try:
+            value = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            value = default
+        except (OSError, ValueError):
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+            value = default
+        value, result = change(value)
+        write_json(path, value)
+        return result
