@@ -100,6 +100,8 @@ class Compactor:
         limit = self.threshold()
         if limit is None or self.breaker.open or size < limit:
             return
+        if split_point(messages, self._keep_budget()) is None:
+            return  # too little to summarise yet: the request goes as it is
         async for event in self.compact(messages, "auto"):
             yield event
 

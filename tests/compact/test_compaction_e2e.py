@@ -151,6 +151,7 @@ def test_three_failed_summaries_trip_the_breaker(project: Project) -> None:
     # Each attempt: the summary request and the plain fallback; three attempts, then none.
     assert len(summary.requests) == 6
     assert run.stderr.count("the summary request failed") == 3
+    assert "too few" not in run.stderr  # the first request had too little: no attempt, no noise
     assert "compaction is off for the rest of the session" in run.stderr
     api.assert_clean()
 
