@@ -76,6 +76,9 @@ def clean_env(**extra: str) -> dict[str, str]:
     """The inherited environment minus anything that could reach a real account or config."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "CLAUDE_", "PYTHONSTARTUP", "PYTHONPROFILEIMPORTTIME"))}
+    # Start-up is measured without the background memory extraction's extra request
+    # (bench/memory_extraction.py measures that).
+    env["CC_DISABLE_MEMORY_EXTRACTION"] = "1"
     env.update(extra)
     return env
 

@@ -38,7 +38,8 @@ def run_session(steps: int) -> float:
         api.script(Reply([text("done")]))
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
         env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="bench",
-                   CLAUDE_CONFIG_DIR=str(config), HOME=str(home))
+                   CLAUDE_CONFIG_DIR=str(config), HOME=str(home),
+                   CC_DISABLE_MEMORY_EXTRACTION="1")  # its cost: bench/memory_extraction.py
         t0 = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-m", "cc", "-p", "read it", "--output-format", "json"],
