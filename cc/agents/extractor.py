@@ -172,6 +172,7 @@ class ExtractionCoordinator:
                     for listener in self.on_saved:
                         listener(path)
         finally:
+            engine.usage.merge(child.usage)  # what the extraction cost is the session's too
             await child.aclose()
 
 

@@ -111,6 +111,7 @@ class SubagentRun:
         finally:
             self.duration_ms = int((time.monotonic() - self.started) * 1000)
             self.tokens = child.usage.total.tokens
+            self.parent.usage.merge(child.usage)  # the session's cost includes its agents'
             self._write_meta(finished=True)
             await child.aclose()
 

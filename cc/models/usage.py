@@ -51,6 +51,16 @@ class UsageTotals:
     def add(self, model: str, usage: dict[str, Any]) -> None:
         self.by_model.setdefault(model, ModelUsage()).add(usage)
 
+    def merge(self, other: UsageTotals) -> None:
+        """Add another agent's usage (a sub-agent's counts in its session's cost)."""
+        for model, u in other.by_model.items():
+            mine = self.by_model.setdefault(model, ModelUsage())
+            mine.input_tokens += u.input_tokens
+            mine.output_tokens += u.output_tokens
+            mine.cache_read_input_tokens += u.cache_read_input_tokens
+            mine.cache_creation_input_tokens += u.cache_creation_input_tokens
+            mine.web_search_requests += u.web_search_requests
+
     def snapshot(self) -> UsageTotals:
         """A copy that later additions leave alone."""
         return UsageTotals({m: dataclasses.replace(u) for m, u in self.by_model.items()},

@@ -245,3 +245,15 @@ def test_interrupting_the_parent_stops_a_foreground_agent_and_its_commands(
     assert out.finish() == 0
     assert out.records[-1]["type"] == "result" and out.records[-1]["is_error"] is True
     wait_for(lambda: not alive(pid), what="the sub-agent's background command to be killed")
+
+
+def test_the_session_cost_includes_its_agents(project: Project) -> None:
+    api = project.api
+    api.script(Reply([agent_call("Count", "COST-TASK: count")], usage={"output_tokens": 10}),
+               Reply("done", usage={"output_tokens": 10}))
+    api.route("COST-TASK", Reply("three", usage={"input_tokens": 1000, "output_tokens": 500}))
+    run = project.run("-p", "go", "--output-format", "json")
+    assert run.returncode == 0, run.stderr
+    usage = run.json()["usage"]
+    assert usage["output_tokens"] == 520  # the main agent's 20 and the sub-agent's 500
+    assert usage["input_tokens"] >= 1000
