@@ -20,7 +20,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -208,8 +208,11 @@ class SubagentRun:
             pass  # the meta file is a courtesy; the sidechain itself says the same
 
 
-async def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentRequest) -> SubagentRun:
-    """Build the child engine for `request` (nothing runs yet)."""
+async def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentRequest, *,
+                 extra_tools: Sequence[str] = (),
+                 extra_system: Sequence[PromptSection] = ()) -> SubagentRun:
+    """Build the child engine for `request` (nothing runs yet). `extra_tools` (of the
+    parent's) and `extra_system` are what a teammate gets beyond a sub-agent."""
     from cc.app.factory import AgentSpec, fork
     from cc.models.catalog import resolve_model
     from cc.prompts.builder import build_subagent_prompt, environment_for
@@ -227,7 +230,9 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         system = build_subagent_prompt(environment_for(runtime.cwd, model),
                                        definition.system_prompt)
         system += _memory_section(runtime.memory_dir)
-        tools = tuple(definition.tool_names(parent.registry.names))
+        system += list(extra_system)
+        tools = tuple(definition.tool_names(parent.registry.names)) + tuple(
+            t for t in extra_tools if t in parent.registry)
     # A person watches the session (the REPL): a foreground agent's questions go to them,
     # as in Claude Code; in the background, or with nobody there, they are denied.
     asks = not request.background and parent.channel.present

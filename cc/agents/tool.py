@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from string import Template
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from pydantic import ConfigDict
 
@@ -35,6 +35,16 @@ class AgentInput(ToolInput):
     effort: Literal["low", "medium", "high", "xhigh", "max"] | None = None
     run_in_background: bool | None = None
     isolation: Literal["worktree", "remote"] | None = None
+    #: With a team: the member's name and team (shown in the schema once teams are on).
+    name: str | None = None
+    team_name: str | None = None
+    mode: str | None = None
+
+
+#: What the schema shows only when agent teams are on.
+TEAM_FIELDS = ("name", "team_name", "mode")
+#: Spawns a teammate for an Agent call that names a team (set by the control plane).
+TeammateSpawner = Callable[["AgentTool", AgentInput, ToolContext], Awaitable[ToolResult]]
 
 
 class AgentTool(Tool):
@@ -46,6 +56,17 @@ class AgentTool(Tool):
         self.catalog = catalog
         #: The tools of the engine this tool serves (for the listing's "Tools: ...").
         self.available: Sequence[str] = ()
+        #: Agent teams: who spawns a member, and whether teams are on (the schema's
+        #: `name` and `team_name` show then).
+        self.teammates: TeammateSpawner | None = None
+        self.teams_on: Callable[[], bool] = lambda: False
+
+    def input_schema(self) -> dict[str, Any]:
+        schema = super().input_schema()
+        if not self.teams_on():
+            schema["properties"] = {k: v for k, v in schema["properties"].items()
+                                    if k not in TEAM_FIELDS}
+        return schema
 
     def is_concurrency_safe(self, inp: ToolInput) -> bool:
         return True  # several agents of one message run side by side
@@ -64,6 +85,10 @@ class AgentTool(Tool):
         if parent.agent is not None:
             return ToolResult.error("A sub-agent cannot start agents of its own"
                                     + (" (a fork cannot fork again)." if parent.is_fork else "."))
+        if inp.team_name or inp.name:
+            if self.teammates is None:
+                return ToolResult.error("Agent teams are not available in this session.")
+            return await self.teammates(self, inp, ctx)
         agent_type = inp.subagent_type or DEFAULT_TYPE
         definition = self.catalog.get(agent_type)
         if definition is None:
@@ -81,7 +106,7 @@ class AgentTool(Tool):
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
         if request.background:
-            return _in_background(run, ctx)
+            return run_in_background(run, ctx)
         await run.run(ctx.emit)
         content, data, failed = run.hand_back()
         return ToolResult(content, is_error=failed, data=data, summary=_summary(run))
@@ -92,7 +117,11 @@ def _summary(run: SubagentRun) -> str:
     return f"Done ({uses} · {run.tokens:,} tokens · {run.duration_ms / 1000:.1f}s)"
 
 
-def _in_background(run: SubagentRun, ctx: ToolContext) -> ToolResult:
+def run_in_background(run: SubagentRun, ctx: ToolContext, *,
+                   before: Callable[[], None] | None = None,
+                   after: Callable[[str], None] | None = None) -> ToolResult:
+    """Start `run` as a background task; `before` runs first inside it (a teammate sets
+    its identity there), `after` gets how it ended."""
     from cc.tools.agent_tasks import AgentTask
 
     table = ctx.agent_tasks
@@ -102,18 +131,23 @@ def _in_background(run: SubagentRun, ctx: ToolContext) -> ToolResult:
     entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output)
 
     async def work() -> None:
+        if before is not None:
+            before()
+        status, result = "failed", None
         try:
             await run.run()
+            status = "completed" if run.status == "completed" else "failed"
+            result = run.report or (run.terminal.error if run.terminal else None)
         except asyncio.CancelledError:
-            table.finish(entry, "killed", None)
+            status = "killed"
             raise
         except Exception as exc:  # noqa: BLE001 - reported to the model, not raised
+            result = f"{type(exc).__name__}: {exc}"
+        finally:
             entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
-            table.finish(entry, "failed", f"{type(exc).__name__}: {exc}")
-            return
-        entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
-        table.finish(entry, "completed" if run.status == "completed" else "failed",
-                     run.report or (run.terminal.error if run.terminal else None))
+            if after is not None:
+                after(status)  # before the news spreads: whoever wakes sees it
+            table.finish(entry, status, result)
 
     table.start(entry, work())
     lines = [

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
+    from cc.team.session import TeamSession
     from cc.tools.base import EngineRef
 
 
@@ -32,6 +33,8 @@ class Runtime:
     sandbox: Sandbox | None = None
     #: The project's memory folder (None: memory is off).
     memory_dir: Path | None = None
+    #: The team this session leads (TeamCreate makes it).
+    team: TeamSession | None = None
     #: What flags, settings and environment asked of the session, once resolved.
     options: SessionOptions | None = None
 

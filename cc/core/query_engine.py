@@ -105,6 +105,8 @@ class QueryEngine:
         self.last_response_at: float | None = None
         #: Called when a turn of this conversation completes (memory extraction).
         self.turn_listeners: list[Callable[[], None]] = []
+        #: More texts for the next request (a team member's inbox, say).
+        self.notification_sources: list[Callable[[], list[str]]] = []
         #: The background memory extraction, if this engine has one.
         self.extractor: ExtractionCoordinator | None = None
         #: Background work and open resources, all ended by `aclose()`.
@@ -263,6 +265,8 @@ class QueryEngine:
         texts = ctx.tasks.drain_notifications() if ctx.tasks is not None else []
         if ctx.agent_tasks is not None:
             texts += ctx.agent_tasks.drain_notifications()
+        for source in self.notification_sources:
+            texts += source()
         return texts
 
     async def wait_for_background(self) -> bool:

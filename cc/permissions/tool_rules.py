@@ -32,6 +32,7 @@ from cc.permissions.verdict import Assessment, Verdict
 NO_PERMISSION_NEEDED = frozenset({
     "TaskOutput", "TaskStop", "TodoWrite", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList",
     "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "Agent", "Skill", "SendMessage",
+    "TeamCreate", "TeamDelete",
     "ListMcpResourcesTool", "ReadMcpResourceTool",
 })
 #: Bare allow rules that cover a whole family (`Edit` allows Write and NotebookEdit too).

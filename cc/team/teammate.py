@@ -1,0 +1,62 @@
+"""Spawning a teammate: an Agent call that names a team and a member.
+
+A teammate is a background sub-agent with a name: its system prompt is the agent type's
+and a teammate note, it gets SendMessage (and no Agent, team or question tools), its
+identity (name, team, id) is in `cc.team.identity.current` inside its task, its inbox
+feeds its requests, and the team's config follows its status (active, then done).
+"""
+
+from __future__ import annotations
+
+from string import Template
+from typing import TYPE_CHECKING
+
+from cc.team.config import NAME, Member
+from cc.team.identity import Identity, current
+from cc.tools.base import ToolContext, ToolResult
+
+if TYPE_CHECKING:
+    from cc.agents.tool import AgentInput, AgentTool
+
+
+async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> ToolResult:
+    from cc.agents.subagent import AgentRequest, launch
+    from cc.agents.tool import DEFAULT_TYPE, run_in_background
+    from cc.prompts import load_text
+    from cc.prompts.builder import PromptSection
+
+    parent = ctx.engine()
+    runtime = parent.runtime
+    session = runtime.team if runtime is not None else None
+    if session is None or (inp.team_name and inp.team_name != session.name):
+        wanted = inp.team_name or "(none named)"
+        return ToolResult.error(f"No team {wanted!r} here: create it with TeamCreate first.")
+    name = inp.name or ""
+    if not NAME.match(name):
+        return ToolResult.error("A teammate needs a name: letters, digits, '-' and '_', "
+                                "at most 64, starting with a letter or digit.")
+    config = session.files.load()
+    if config is not None and config.member(name) is not None:
+        return ToolResult.error(f"Team {session.name!r} has a member named {name!r} already.")
+    definition = tool.catalog.get(inp.subagent_type or DEFAULT_TYPE)
+    if definition is None or definition.inherits_context:
+        return ToolResult.error(tool.catalog.not_found(inp.subagent_type or DEFAULT_TYPE))
+    note = Template(load_text("team/teammate.md").strip()).substitute(name=name,
+                                                                      team=session.name)
+    request = AgentRequest(inp.description, inp.prompt, ctx.tool_use_id or "",
+                           model=inp.model, background=True)
+    run = await launch(parent, definition, request, extra_tools=("SendMessage",),
+                       extra_system=[PromptSection("team", note, cacheable=False)])
+    identity = Identity(name, session.name, run.agent_id)
+    session.files.upsert(Member(name, definition.agent_type, run.engine.model, "active",
+                                run.agent_id))
+    session.members[name] = run.agent_id
+    run.engine.notification_sources.append(lambda: session.delivered(name))
+
+    def before() -> None:
+        current.set(identity)  # inside the teammate's task: its tools know who acts
+
+    def after(status: str) -> None:
+        session.files.set_status(name, "done" if status == "completed" else "stopped")
+
+    return run_in_background(run, ctx, before=before, after=after)

@@ -1,0 +1,141 @@
+"""The team tools: TeamCreate (the leader's second wiring), SendMessage, TeamDelete."""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import ConfigDict, Field
+
+from cc.team.config import LEAD, TeamFiles
+from cc.team.identity import current, sender_name
+from cc.team.session import TEAM_TOOLS, TeamSession
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
+
+if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
+
+
+class TeamCreateInput(ToolInput):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=optional_without_null)
+
+    team_name: str
+    description: str | None = None
+
+
+class TeamCreateTool(Tool):
+    name = "TeamCreate"
+    input_model: ClassVar[type[ToolInput]] = TeamCreateInput
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        assert isinstance(inp, TeamCreateInput)
+        engine = ctx.engine()
+        runtime = engine.runtime
+        if runtime is None or engine.agent is not None:
+            return ToolResult.error("Only the session's main agent can create a team.")
+        if runtime.team is not None:
+            return ToolResult.error(f"This session leads the team {runtime.team.name!r} "
+                                    "already; delete it with TeamDelete first.")
+        try:
+            files = TeamFiles(runtime.config_dir, inp.team_name)
+            files.create(inp.description or "", engine.model)
+        except (ValueError, OSError) as exc:
+            return ToolResult.error(f"Could not create the team: {exc}")
+        session = TeamSession(files, engine)
+        runtime.team = session
+        wire_leader(engine, session)
+        data = {"team_name": files.team, "team_file_path": str(files.config_path),
+                "lead_agent_id": LEAD}
+        note = (f"You now lead the team {files.team!r}. Start teammates with the Agent tool, "
+                f"giving team_name {files.team!r} and a name for each; they work in the "
+                "background and report with SendMessage, and their messages reach you as "
+                "<agent-message> blocks. Talk to them with SendMessage (to a name, or \"*\" "
+                "for all). When the work is done and every teammate has finished, end the "
+                "team with TeamDelete.")
+        return ToolResult(json.dumps(data) + "\n\n" + note, data=data,
+                          summary=f"Created team {files.team}")
+
+
+def wire_leader(engine: QueryEngine, session: TeamSession) -> None:
+    """The second wiring: the team tools join the leader's (the next request's tool list
+    changes once), and its inbox feeds its requests."""
+    engine.registry.register(SendMessageTool())
+    engine.registry.register(TeamDeleteTool())
+    engine.notification_sources.append(lambda: session.delivered(LEAD))
+
+
+class SendMessageInput(ToolInput):
+    model_config = ConfigDict(extra="forbid", json_schema_extra=optional_without_null)
+
+    to: str = Field(max_length=300, pattern=r"^[^\n\r]*$")
+    message: str = ""
+    summary: str | None = Field(default=None, max_length=200)
+    notify_when_idle: bool | None = None
+
+
+class SendMessageTool(Tool):
+    name = "SendMessage"
+    input_model: ClassVar[type[ToolInput]] = SendMessageInput
+
+    def input_schema(self) -> dict[str, Any]:
+        return {"type": "object", "properties": {
+            "to": {"type": "string", "allOf": [{"pattern": "^[^\\n\\r]*$"},
+                                               {"pattern": "^[\\s\\S]{0,300}$"}]},
+            "summary": {"type": "string", "maxLength": 200},
+            "message": {"default": "", "type": "string"},
+            "notify_when_idle": {"type": "boolean"}},
+            "required": ["to", "message"], "additionalProperties": False}
+
+    def is_concurrency_safe(self, inp: ToolInput) -> bool:
+        return True
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        assert isinstance(inp, SendMessageInput)
+        runtime = ctx.engine().runtime
+        session: TeamSession | None = runtime.team if runtime is not None else None
+        if session is None:
+            return ToolResult.error("There is no team in this session to send to.")
+        sender = sender_name()
+        to = LEAD if inp.to in ("main", "lead", LEAD) else inp.to
+        config = session.files.load()
+        names = [m.name for m in config.members] if config else []
+        targets = [n for n in names if n != sender] if to == "*" else [to]
+        unknown = [n for n in targets if n not in names]
+        if unknown or not targets:
+            return ToolResult.error(f"No member named {inp.to!r} in team {session.name!r}; "
+                                    f"members: {', '.join(names)}")
+        for name in targets:
+            session.inbox(name).send(sender, inp.message, inp.summary)
+        text = {"success": True, "message": f"Message sent to {', '.join(targets)}'s inbox."}
+        return ToolResult(json.dumps(text), data=text,
+                          summary=f"To {', '.join(targets)}: {inp.summary or inp.message[:60]}")
+
+
+class TeamDeleteInput(ToolInput):
+    pass
+
+
+class TeamDeleteTool(Tool):
+    name = "TeamDelete"
+    input_model: ClassVar[type[ToolInput]] = TeamDeleteInput
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        engine = ctx.engine()
+        runtime = engine.runtime
+        session: TeamSession | None = runtime.team if runtime is not None else None
+        if session is None or runtime is None or current.get() is not None:
+            return ToolResult.error("Only the team's leader can delete it, and there is no "
+                                    "team here." if session is None else
+                                    "Only the team's leader can delete it.")
+        config = session.files.load()
+        active = [m.name for m in config.active] if config else []
+        if active:
+            return ToolResult.error(f"Team {session.name!r} still has members at work: "
+                                    f"{', '.join(active)}. Wait for them to finish (or stop "
+                                    "them with TaskStop), then delete it.")
+        session.delete()
+        for name in TEAM_TOOLS:
+            engine.registry.pop(name)
+        runtime.team = None
+        data = {"success": True, "team_name": session.name}
+        return ToolResult(json.dumps(data), data=data, summary=f"Deleted team {session.name}")

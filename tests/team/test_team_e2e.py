@@ -1,0 +1,99 @@
+"""A team end to end: the leader creates it, two teammates work at once and report with
+SendMessage, the leader hears both and deletes the team (refused while they work)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import Project
+from tests.fakeapi import Dynamic, Reply, tool_use
+
+REFUSED = "still has members at work"
+
+
+def results_of(body: dict[str, Any]) -> str:
+    """The text of the tool results in a request's last message."""
+    content = body["messages"][-1]["content"]
+    return "\n".join(b["content"] for b in content if isinstance(b, dict)
+                     and b.get("type") == "tool_result" and isinstance(b.get("content"), str))
+
+
+def call(tool: str, **inp: Any) -> dict[str, Any]:
+    return tool_use(tool, inp)
+
+
+def test_a_leader_runs_a_team_of_two(project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"
+    api = project.api
+    team_dir = project.config / "teams" / "docs"
+    seen: dict[str, Any] = {}
+
+    def refused_seen() -> bool:
+        return any(REFUSED in json.dumps(b["messages"][-1]) for b in api.bodies)
+
+    def snapshot(key: str, path: Path) -> bool:
+        if key not in seen and path.exists():
+            seen[key] = json.loads(path.read_text())
+        return True
+
+    def leader(body: dict[str, Any]) -> Reply:
+        sent = json.dumps(body["messages"])
+        snapshot("lead_inbox", team_dir / "inboxes" / "team-lead.json")
+        if '{"success": true, "team_name": "docs"}' in results_of(body):
+            return Reply("The team is done: alpha and beta reported.")
+        if 'from=\\"alpha\\"' in sent and 'from=\\"beta\\"' in sent:
+            return Reply([call("TeamDelete")])
+        return Reply("Still waiting for the team.")
+
+    api.script(
+        Reply([call("TeamCreate", team_name="docs", description="document the modules")]),
+        Reply([call("Agent", description="alpha part", prompt="ALPHA-TASK: document a.py",
+                    team_name="docs", name="alpha"),
+               call("Agent", description="beta part", prompt="BETA-TASK: document b.py",
+                    team_name="docs", name="beta")]),
+        Reply([call("TeamDelete")]),
+        *[Dynamic(leader) for _ in range(6)],
+    )
+    for member in ("alpha", "beta"):
+        marker = f"{member.upper()}-TASK"
+        api.route(marker,
+                  Reply([call("SendMessage", to="team-lead", summary=f"{member} done",
+                              message=f"{member}: documented")],
+                        hold_after_block={0: lambda: refused_seen() and snapshot(
+                            "config", team_dir / "config.json")}),
+                  Reply("Sent my report."))
+    run = project.run("-p", "document the project with a team", "--output-format",
+                      "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    api.assert_clean()
+    results = [r for r in run.records() if r["type"] == "result"]
+    assert results[-1]["result"] == "The team is done: alpha and beta reported."
+
+    main = [r.body for r in api.requests if r.route is None]
+    names = [t["name"] for t in main[0]["tools"]]
+    assert "TeamCreate" in names and "SendMessage" not in names
+    after_create = [t["name"] for t in main[1]["tools"]]
+    assert {"SendMessage", "TeamDelete"} <= set(after_create)  # the second wiring
+    agent_schema = next(t for t in main[1]["tools"] if t["name"] == "Agent")["input_schema"]
+    assert {"name", "team_name"} <= set(agent_schema["properties"])
+    assert REFUSED in json.dumps(main[3]["messages"][-1])  # TeamDelete while they work
+    assert "alpha" in json.dumps(main[3]["messages"][-1])
+
+    config = seen["config"]
+    assert config["name"] == "docs" and config["description"] == "document the modules"
+    members = {m["name"]: m for m in config["members"]}
+    assert set(members) == {"team-lead", "alpha", "beta"}
+    assert members["alpha"]["status"] == "active" and members["alpha"]["agentId"].startswith("a")
+    letters = seen.get("lead_inbox", [])
+    assert {x["from"] for x in letters} <= {"alpha", "beta"}
+    assert all(set(x) == {"from", "text", "summary", "timestamp", "read"} for x in letters)
+
+    final = json.dumps(main[-1]["messages"])
+    assert '<agent-message from=\\"alpha\\" summary=\\"alpha done\\">' in final
+    assert '<agent-message from=\\"beta\\"' in final
+    assert not team_dir.exists()  # deleted
+    # Each teammate spoke with its own identity, and has its own sidechain transcript.
+    sidechains = sorted(project.config.glob("projects/*/*/subagents/agent-*.jsonl"))
+    assert len(sidechains) == 2
