@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cc.prompts.builder import PromptSection
     from cc.sandbox.sandbox import Sandbox
     from cc.session.transcript import TranscriptWriter
+    from cc.tasks.store import TaskStore
     from cc.tools.base import Tool
     from cc.tools.registry import ToolRegistry
 
@@ -189,6 +190,10 @@ async def build_engine(
     shell = ShellSession(runtime.cwd)
     ctx = ToolContext(cwd=runtime.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir),
                       agent_tasks=AgentTasks(), memory_dir=runtime.memory_dir)
+    if parent is not None:  # a sub-agent works on its session's list
+        ctx.task_list = parent.executor.ctx.task_list
+    else:
+        ctx.task_list = _task_list(runtime, lambda: engine.session_id)
     permissions.shell_cwd = lambda: shell.cwd
     ctx.read_denied = _read_denied(permissions)
     if parent is not None:
@@ -223,7 +228,8 @@ async def build_engine(
     return Built(engine, gate, warnings)
 
 
-_TIER_ONE = ("TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TaskStop")
+_TIER_ONE = ("TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite",
+             "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate")
 
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
@@ -237,12 +243,19 @@ def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext
     from cc.tools.grep import GrepTool
     from cc.tools.read import ReadTool
     from cc.tools.registry import ToolRegistry
+    from cc.tools.task_create import TaskCreateTool
+    from cc.tools.task_get import TaskGetTool
+    from cc.tools.task_list import TaskListTool
     from cc.tools.task_output import TaskOutputTool
     from cc.tools.task_stop import TaskStopTool
+    from cc.tools.task_update import TaskUpdateTool
+    from cc.tools.todo_write import TodoWriteTool
     from cc.tools.write import WriteTool
 
     registry = ToolRegistry([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
-                             EditTool(), WriteTool(), TaskStopTool(), *extra])
+                             EditTool(), WriteTool(), TodoWriteTool(), TaskStopTool(),
+                             TaskCreateTool(), TaskGetTool(), TaskListTool(), TaskUpdateTool(),
+                             *extra])
     for name in list(registry.names):
         if (tools is not None and name not in tools) or hides(permissions, name):
             registry.pop(name)
@@ -305,6 +318,15 @@ def _sandbox(runtime: Runtime, permissions: PermissionContext,
     if warning:
         warnings.append(warning)
     return sandbox
+
+
+def _task_list(runtime: Runtime, session_id: Callable[[], str]) -> TaskStore:
+    """The session's task list, `<config>/tasks/<list id>/`: the session id, unless
+    `CLAUDE_CODE_TASK_LIST_ID` names a list to share. Its folder is made on the first
+    write, so a session that never uses the task tools leaves nothing behind."""
+    from cc.tasks.store import TaskStore, list_id_for
+
+    return TaskStore(runtime.config_dir / "tasks", lambda: list_id_for(session_id()))
 
 
 def _transcript(spec: AgentSpec, path: Path, runtime: Runtime) -> TranscriptWriter:

@@ -286,6 +286,23 @@ class HookRunner:
         payload = {"trigger": trigger, "custom_instructions": custom_instructions}
         return await self.run("PreCompact", payload, trigger)
 
+    async def task_created(self, task_id: str, subject: str, description: str) -> HookOutcome:
+        """A task was just created. blocked → undo it (the reason goes to the model)."""
+        return await self._task_event("TaskCreated", task_id, subject, description)
+
+    async def task_completed(self, task_id: str, subject: str, description: str) -> HookOutcome:
+        """A task is about to be marked completed. blocked → leave it as it is."""
+        return await self._task_event("TaskCompleted", task_id, subject, description)
+
+    async def _task_event(self, event: str, task_id: str, subject: str,
+                          description: str) -> HookOutcome:
+        """Fired from inside a tool call: messages for the user and a `continue: false`
+        wait, as for tool hooks, in `drain_user_messages()` and `take_stop()`."""
+        payload = {"task_id": task_id, "task_subject": subject, "task_description": description}
+        out = await self.run(event, payload)
+        self._note(out)
+        return out
+
     # -- helpers -------------------------------------------------------------------
 
     def _note(self, out: HookOutcome) -> None:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.sandbox.sandbox import Sandbox
+    from cc.tasks.store import TaskStore
     from cc.tools.agent_tasks import AgentTasks
     from cc.tools.shell import BackgroundTasks, ShellSession
 
@@ -114,6 +115,10 @@ class ToolContext:
     #: The project's memory folder (None: memory is off). Writes into it are checked
     #: for secrets and made whole (cc.memory.auto_memory).
     memory_dir: Path | None = None
+    #: The task list TaskCreate/TaskGet/TaskList/TaskUpdate work on (None: no such tools).
+    task_list: TaskStore | None = None
+    #: The TodoWrite checklist of this conversation, kept in memory only.
+    todos: list[dict[str, str]] = field(default_factory=list)
 
     def shell_session(self) -> ShellSession:
         if self.shell is None:

@@ -43,7 +43,9 @@ BASH_PREVIEW_LINES = 3
 #: A longer output line is cut: the preview is a glance, not the whole output.
 MAX_PREVIEW_LINE_CHARS = 400
 #: Names shown for tools whose Claude Code display name differs from the API name.
-DISPLAY_NAMES = {"Edit": "Update"}
+DISPLAY_NAMES = {"Edit": "Update", "TodoWrite": "Update Todos"}
+#: How TodoWrite's list shows an item of each status.
+TODO_MARKS = {"pending": "☐", "in_progress": "◼", "completed": "☒"}
 _TOOL_ERROR = re.compile(r"</?tool_use_error>")
 
 
@@ -82,6 +84,8 @@ def tool_argument(
 ) -> str:
     """The main argument, as Claude Code shows it between the parentheses (whole if no `limit`)."""
     inp = tool_input
+    if name == "TodoWrite":
+        return ""
     if name == "Bash":
         return _cut(str(inp.get("command", "")), limit)
     if name in ("Grep", "Glob"):
@@ -92,7 +96,9 @@ def tool_argument(
     for key in ("file_path", "notebook_path", "path"):
         if isinstance(inp.get(key), str):
             return shown_path(inp[key], cwd)
-    for key in ("url", "query", "task_id", "description", "prompt"):
+    if isinstance(inp.get("taskId"), str):
+        return "#" + inp["taskId"].removeprefix("#")
+    for key in ("url", "query", "task_id", "subject", "description", "prompt"):
         if isinstance(inp.get(key), str):
             return _cut(inp[key], limit)
     return _cut(json.dumps(inp, ensure_ascii=False), limit) if inp else ""
@@ -201,8 +207,11 @@ def render_tool_result(
         failed_run = agent_failure(result)
         result_line(console, failed_run or "Error: " + error_line(result), "red")
         return
-    result_line(console, result.summary or "Done")
     data = result.data if isinstance(result.data, dict) else {}
+    if name == "TodoWrite" and isinstance(data.get("newTodos"), list):
+        render_todos(console, data["newTodos"])
+        return
+    result_line(console, result.summary or "Done")
     hunks = data.get("structuredPatch")
     if name in ("Edit", "Write", "MultiEdit") and hunks:
         render_diff(console, hunks)
@@ -216,6 +225,28 @@ def render_tool(
     """A finished tool call: its line, then its result."""
     render_tool_use(console, name, tool_input, cwd, failed=result.is_error)
     render_tool_result(console, name, tool_input, result, cwd)
+
+
+def render_todos(console: Console, todos: Sequence[Any]) -> None:
+    """The checklist TodoWrite wrote, one item a line under the call:
+
+        ⎿  ☒ Read the failing test
+           ◼ Fix the off-by-one in range()
+           ☐ Run the whole suite
+    """
+    grid = Table.grid()
+    grid.add_column(width=len(RESULT), no_wrap=True)
+    grid.add_column(overflow="fold")
+    items = [t for t in todos if isinstance(t, dict)]
+    for i, todo in enumerate(items):
+        status = str(todo.get("status", "pending"))
+        style = {"in_progress": "bold", "completed": "dim strike"}.get(status, "")
+        mark = TODO_MARKS.get(status, TODO_MARKS["pending"])
+        content = visible(str(todo.get("content", "")))
+        grid.add_row(RESULT if i == 0 else "", Text(f"{mark} {content}", style=style))
+    if not items:
+        grid.add_row(RESULT, Text("(no todos)", style="dim"))
+    console.print(grid)
 
 
 # --- diffs ---------------------------------------------------------------------------

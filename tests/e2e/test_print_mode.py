@@ -8,7 +8,8 @@ from tests.conftest import Project
 from tests.fakeapi import CutStream, Fault, Reply, text, thinking, tool_use
 
 README = "# Demo\nThis project computes primes.\n"
-BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TaskStop", "Agent"]
+BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite",
+              "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Agent"]
 
 
 def _read_then_answer(project: Project) -> str:
