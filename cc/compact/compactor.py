@@ -149,6 +149,9 @@ class Compactor:
         files = self._reattached_files()
         if files is not None:
             rebuilt.append(files)
+        todos = self._reattached_todos()
+        if todos is not None:
+            rebuilt.append(todos)
         messages[:] = rebuilt
         boundary.post_tokens = messages_tokens(messages)
         boundary.duration_ms = int((time.monotonic() - started) * 1000)
@@ -212,6 +215,15 @@ class Compactor:
                          "conversation, kept as they were." if kept else None,
         })
 
+    def _reattached_todos(self) -> UserMessage | None:
+        """The checklist (TodoWrite) as it stood, so the work goes on from it."""
+        todos = self.engine.executor.ctx.todos
+        if not todos:
+            return None
+        return UserMessage.text(system_reminder(
+            "The todo list before the conversation was compacted (it is still current):\n"
+            + _todo_lines(todos)), is_meta=True)
+
     def _reattached_files(self) -> UserMessage | None:
         """The files read or edited last, as they are now (so the model need not read
         them again, and Edit still knows they were read)."""
@@ -238,6 +250,10 @@ class Compactor:
                         "compacted; here they are as they are on disk now.\n\n$files")
         return UserMessage.text(system_reminder(text.substitute(files="\n\n".join(parts))),
                                 is_meta=True)
+
+
+def _todo_lines(todos: list[dict[str, str]]) -> str:
+    return "\n".join(f"- [{t.get('status', 'pending')}] {t.get('content', '')}" for t in todos)
 
 
 def split_point(messages: list[Message], keep_tokens: int) -> int | None:

@@ -366,6 +366,7 @@ class QueryEngine:
     def clear(self) -> None:
         """Start a new conversation under a new session id (the REPL's /clear)."""
         self.messages.clear()
+        self.executor.ctx.todos.clear()
         self.config.session_id = new_uuid()
         factory = self.transcript_factory
         self.use_transcript(factory(self.config.session_id) if factory else None)

@@ -102,6 +102,24 @@ def test_a_context_near_the_window_compacts_before_the_next_request(project: Pro
     api.assert_clean()
 
 
+def test_the_todo_list_survives_a_compaction(project: Project) -> None:
+    api = project.api
+    paths = notes(project)
+    todos = {"todos": [{"content": "read the notes", "status": "in_progress",
+                        "activeForm": "Reading the notes"},
+                       {"content": "sum them up", "status": "pending",
+                        "activeForm": "Summing up"}]}
+    api.script(Reply([tool_use("TodoWrite", todos)]), *reading_turns(paths, high_at=2),
+               Reply("Done."))
+    summary_route(api, Reply(SUMMARY))
+    run = project.run("-p", "read the notes, with a todo list")
+    assert run.returncode == 0, run.stderr
+    after = json.dumps(main_requests(api)[-1]["messages"])
+    assert "The todo list before the conversation was compacted" in after
+    assert "- [in_progress] read the notes" in after and "- [pending] sum them up" in after
+    api.assert_clean()
+
+
 def test_prompt_too_long_compacts_once_and_retries(project: Project) -> None:
     api = project.api
     paths = notes(project)
