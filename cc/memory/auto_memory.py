@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+from cc.atomic import write_atomic
 
 INDEX = "MEMORY.md"
 MAX_INDEX_LINES = 200
@@ -125,17 +126,4 @@ def write_memory_file(path: Path, text: str) -> None:
         raise SecretRefused(f"refused to save {path.name}: it seems to contain {kind}. "
                             "Memories must never hold credentials; leave the value out.")
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.chmod(tmp, 0o600)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text)

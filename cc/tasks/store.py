@@ -27,11 +27,12 @@ import fcntl
 import json
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from cc.atomic import fsync_dir, write_atomic
 
 __all__ = ["LIST_ID_ENV", "Task", "TaskStore", "UnknownTask", "canonical_id", "list_id_for"]
 
@@ -192,7 +193,7 @@ class TaskStore:
                     other.blocks = [i for i in other.blocks if i != task.id]
                     other.blocked_by = [i for i in other.blocked_by if i != task.id]
                     _write(folder, other)
-            _fsync_dir(folder)
+            fsync_dir(folder)
         return task
 
     # -- the lock --------------------------------------------------------------------
@@ -269,28 +270,7 @@ def _write(folder: Path, task: Task) -> None:
 
 
 def _write_text(path: Path, text: str) -> None:
-    """Write `path` whole: a temp file beside it, fsynced, renamed over it."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=path.name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    _fsync_dir(path.parent)
-
-
-def _fsync_dir(folder: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+    write_atomic(path, text)
 
 
 def _add(ids: list[str], task_id: str) -> None:

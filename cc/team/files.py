@@ -12,11 +12,12 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
+
+from cc.atomic import write_atomic
 
 T = TypeVar("T")
 
@@ -52,18 +53,8 @@ def read_json(path: Path, default: Any) -> Any:
 
 
 def write_json(path: Path, value: Any) -> None:
-    """Write `value` whole: temp file, fsync, rename (mode 0600)."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(value, out, ensure_ascii=False, indent=2)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    """Write `value` whole (mode 0600)."""
+    write_atomic(path, json.dumps(value, ensure_ascii=False, indent=2))
 
 
 def update_json(path: Path, default: Any, change: Callable[[Any], tuple[Any, T]]) -> T:
