@@ -16,7 +16,7 @@ import argparse
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import build_parser
 from cc.errors import UsageError
@@ -219,16 +219,17 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
     from cc.app.options import resolve_options
 
     runtime.options = resolve_options(args, runtime.settings)
-    from cc.team.teammate import spawn_teammate
-    from cc.team.tools import TeamCreateTool
-
     agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
                                        runtime.options.agents_json))
+    extra: list[Any] = [agent_tool]
     # Agent teams are on with CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1, as in Claude Code.
-    teams = os.environ.get("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "").strip() == "1"
-    agent_tool.teammates = spawn_teammate if teams else None
-    agent_tool.teams_on = lambda: teams
-    extra = [agent_tool, TeamCreateTool()] if teams else [agent_tool]
+    if os.environ.get("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "").strip() == "1":
+        from cc.team.teammate import spawn_teammate
+        from cc.team.tools import TeamCreateTool
+
+        agent_tool.teammates = spawn_teammate
+        agent_tool.teams_on = lambda: True
+        extra.append(TeamCreateTool())
     built = await build_session_engine(runtime.options, runtime, extra_tools=extra)
     agent_tool.available = built.engine.registry.names
     from cc.agents.extractor import attach
