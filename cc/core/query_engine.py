@@ -105,8 +105,10 @@ class QueryEngine:
         self.last_response_at: float | None = None
         #: Called when a turn of this conversation completes (memory extraction).
         self.turn_listeners: list[Callable[[], None]] = []
-        #: More texts for the next request (a team member's inbox, say).
+        #: More texts for the next request (a team member's inbox, say), and whether
+        #: one has something waiting (print mode starts a turn for it).
         self.notification_sources: list[Callable[[], list[str]]] = []
+        self.news_waiting: list[Callable[[], bool]] = []
         #: The background memory extraction, if this engine has one.
         self.extractor: ExtractionCoordinator | None = None
         #: Background work and open resources, all ended by `aclose()`.
@@ -275,10 +277,20 @@ class QueryEngine:
         agents = self.executor.ctx.agent_tasks
         if agents is None:
             return False
-        while not agents.has_news and agents.running:
+
+        def news() -> bool:
+            return agents.has_news or any(waiting() for waiting in self.news_waiting)
+
+        while not news() and agents.running:
             agents.changed.clear()
             await agents.changed.wait()
-        return agents.has_news
+        return news()
+
+    def wake(self) -> None:
+        """Something arrived for this engine's next request (a teammate's message)."""
+        agents = self.executor.ctx.agent_tasks
+        if agents is not None:
+            agents.changed.set()
 
     def save(self) -> None:
         """Write whatever the transcript does not have yet (cheap when nothing is new)."""

@@ -62,6 +62,7 @@ def wire_leader(engine: QueryEngine, session: TeamSession) -> None:
     engine.registry.register(SendMessageTool())
     engine.registry.register(TeamDeleteTool())
     engine.notification_sources.append(lambda: session.delivered(LEAD))
+    engine.news_waiting.append(lambda: session.inbox(LEAD).unread > 0)
 
 
 class SendMessageInput(ToolInput):
@@ -106,6 +107,8 @@ class SendMessageTool(Tool):
                                     f"members: {', '.join(names)}")
         for name in targets:
             session.inbox(name).send(sender, inp.message, inp.summary)
+        if LEAD in targets:
+            session.leader.wake()  # an idle leader (print mode) takes it up at once
         text = {"success": True, "message": f"Message sent to {', '.join(targets)}'s inbox."}
         return ToolResult(json.dumps(text), data=text,
                           summary=f"To {', '.join(targets)}: {inp.summary or inp.message[:60]}")

@@ -97,3 +97,46 @@ def test_a_leader_runs_a_team_of_two(project: Project) -> None:
     # Each teammate spoke with its own identity, and has its own sidechain transcript.
     sidechains = sorted(project.config.glob("projects/*/*/subagents/agent-*.jsonl"))
     assert len(sidechains) == 2
+
+
+def test_a_message_wakes_an_idle_leader_and_taskstop_takes_a_name(project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"
+    api = project.api
+    team_dir = project.config / "teams" / "docs"
+    never = project.root / "never"
+    seen: dict[str, Any] = {}
+
+    def leader(body: dict[str, Any]) -> Reply:
+        results = results_of(body)
+        if '{"success": true, "team_name": "docs"}' in results:
+            return Reply("Stopped alpha and closed the team.")
+        if "Successfully stopped task" in results:
+            return Reply([call("TeamDelete")])
+        if "halfway there" in json.dumps(body["messages"]):
+            seen.setdefault("config", json.loads((team_dir / "config.json").read_text()))
+            return Reply([call("TaskStop", task_id="alpha")])
+        return Reply("Still waiting for alpha.")
+
+    api.script(
+        Reply([call("TeamCreate", team_name="docs")]),
+        Reply([call("Agent", description="alpha part", prompt="ALPHA-TASK: go",
+                    team_name="docs", name="alpha")]),
+        *[Dynamic(leader) for _ in range(6)],
+    )
+    alpha = api.route("ALPHA-TASK",
+                      Reply([call("SendMessage", to="team-lead", message="halfway there")]),
+                      Reply("too late", hold_after_block={0: never.exists}))
+    run = project.run("-p", "start alpha", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    results = [r for r in run.records() if r["type"] == "result"]
+    assert results[-1]["result"] == "Stopped alpha and closed the team."
+    # The leader heard alpha while alpha was still at work (woken by the message).
+    members = {m["name"]: m for m in seen["config"]["members"]}
+    assert members["alpha"]["status"] == "active"
+    assert len(alpha.requests) == 2  # its second request was never answered: stopped
+    stopped = next(json.loads(b["content"]) for body in api.bodies
+                   for b in body["messages"][-1]["content"]
+                   if isinstance(b, dict) and "Successfully stopped task" in str(b.get("content")))
+    assert stopped["task_type"] == "local_agent"
+    assert stopped["task_id"] == members["alpha"]["agentId"]
+    assert not team_dir.exists()
