@@ -1,7 +1,7 @@
 """The query loop: an async-generator state machine over one user turn.
 
 Each iteration has four phases:
-  1. prepare   normalize the messages, estimate tokens (compaction hooks in here)
+  1. prepare   notices in, then the context manager (trims, compaction), then the request
   2. stream    call the model; tools start as their tool_use blocks complete
   3. recover   retries happen inside `stream_with_retries`; what is left is fatal
   4. collect   tool results, in tool_use order, become one user message
@@ -136,13 +136,6 @@ class LoopDeps:
     headers: dict[str, str] = field(default_factory=dict)
     #: Compaction (None: the conversation is never shrunk).
     context: ContextManager | None = None
-
-
-def estimate_tokens(api_messages: list[dict[str, Any]], system: Sequence[PromptSection]) -> int:
-    """A tokenizer-free estimate: UTF-8 bytes / 4 (errs high, which is the safe side)."""
-    size = len(json.dumps(api_messages, ensure_ascii=False).encode())
-    size += sum(len(s.text.encode()) for s in system)
-    return size // 4
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -419,7 +412,6 @@ def _prepare(
     messages: list[Message], state: QueryState, deps: LoopDeps, first_cap: int
 ) -> ModelRequest:
     api_messages = normalize_messages_for_api(messages)
-    state.token_estimate = estimate_tokens(api_messages, deps.system)
     return ModelRequest(
         model=state.model,
         max_tokens=state.max_output_tokens or first_cap,

@@ -7,11 +7,9 @@ from dataclasses import dataclass, field
 
 @dataclass
 class AutoCompactTracking:
-    """Compaction bookkeeping (used once compaction lands)."""
+    """Compaction within one turn (failures across turns are the compactor's breaker)."""
 
-    compacted: bool = False
-    turns_since_compact: int = 0
-    consecutive_failures: int = 0
+    #: A "prompt is too long" answer has been met by compacting once already.
     reactive_attempted: bool = False
 
 
@@ -21,7 +19,6 @@ class QueryState:
     max_turns: int | None = None
     #: Model calls that counted as turns (a recovered error is not counted).
     turn_count: int = 0
-    token_estimate: int = 0
     #: Raised output cap after a max_tokens stop, and how many recoveries so far.
     max_output_tokens: int | None = None
     max_tokens_recoveries: int = 0
