@@ -69,8 +69,6 @@ class Compactor:
         self.settings = settings
         self.env = os.environ if env is None else env
         self.breaker = auto.Breaker()
-        #: What the cheap layers have cleared so far this session (an estimate).
-        self.trimmed_tokens = 0
 
     # -- when ---------------------------------------------------------------------------
 
@@ -91,11 +89,8 @@ class Compactor:
         from cc.compact.micro import trim
 
         size = self.tokens(messages)
-        last = self.engine.last_response_at
         trimmed = trim(messages, cwd=self.engine.executor.ctx.cwd, context_tokens=size,
-                       seconds_since_last_response=None if last is None
-                       else time.monotonic() - last)
-        self.trimmed_tokens += trimmed.saved_tokens
+                       seconds_since_last_response=self.engine.seconds_since_response())
         size -= trimmed.saved_tokens
         limit = self.threshold()
         if limit is None or self.breaker.open or size < limit:

@@ -18,13 +18,13 @@ after, which is what lets `trim()` price them without copying the conversation.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cc.compact.tokens import estimate
 from cc.models.content_blocks import (
     ContentBlock,
     RedactedThinkingBlock,
@@ -353,9 +353,8 @@ def _field(inp: dict[str, Any], key: str) -> str | None:
 
 
 def _content_tokens(content: str | list[dict[str, Any]]) -> int:
-    text = content if isinstance(content, str) else json.dumps(content, ensure_ascii=False)
-    return len(text.encode()) // 4
+    return estimate(content)
 
 
 def _block_tokens(block: ContentBlock) -> int:
-    return len(json.dumps(block.to_api(), ensure_ascii=False).encode()) // 4
+    return estimate(block.to_api())

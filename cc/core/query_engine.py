@@ -101,8 +101,8 @@ class QueryEngine:
         self.is_fork = False
         #: What keeps the conversation within the window (set by the factory).
         self.compactor: Compactor | None = None
-        #: When the model last answered (time.monotonic()); None: not in this process.
-        self.last_response_at: float | None = None
+        #: When the model last answered (on `clock`); None: not in this process.
+        self._last_response_at: float | None = None
         #: Called when a turn of this conversation completes (memory extraction).
         self.turn_listeners: list[Callable[[], None]] = []
         #: More texts for the next request (a team member's inbox, say), and whether
@@ -225,7 +225,7 @@ class QueryEngine:
                 if isinstance(event, AssistantEvent):
                     msg = event.message
                     self.usage.add(msg.model or state.model, msg.usage)
-                    self.last_response_at = time.monotonic()
+                    self._last_response_at = self._clock()
                 for denial in self.permission_denials[seen_denials:]:
                     yield PermissionDenied(
                         denial.tool_name, denial.tool_use_id, denial.tool_input, denial.message
@@ -243,6 +243,12 @@ class QueryEngine:
         finally:
             if ours:
                 self.save()
+
+    def seconds_since_response(self) -> float | None:
+        """How long ago the model last answered (None: not yet in this process), which
+        says whether the prompt cache is likely still warm."""
+        last = self._last_response_at
+        return None if last is None else self._clock() - last
 
     def summarize(self) -> TurnSummary:
         """The figures of the current (or last) turn, and the session's so far."""
