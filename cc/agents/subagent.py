@@ -32,7 +32,6 @@ from cc.models.messages import AssistantMessage, Message, UserMessage, system_re
 if TYPE_CHECKING:
     from cc.agents.definitions import AgentDefinition
     from cc.core.query_engine import QueryEngine
-    from cc.permissions.ask import UserChannel
     from cc.prompts.builder import PromptSection
 
 #: What each of a fork's sibling calls reads as its result: the same for every fork, so
@@ -247,7 +246,7 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         session_id=parent.session_id,
         agent_id=agent_id,
         parent_tool_use_id=request.tool_use_id,
-        channel=_unwrapped(parent.channel) if asks else None,
+        channel=parent.channel if asks else None,
         transcript=_sidechain_path(parent, agent_id),
     )
     built = await fork(parent, spec, runtime, registry=parent.registry if inherits else None)
@@ -307,13 +306,6 @@ def _sidechain_path(parent: QueryEngine, agent_id: str) -> Path | None:
     if parent.transcript is None:
         return None
     return parent.transcript.path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl"
-
-
-def _unwrapped(channel: UserChannel) -> UserChannel:
-    """The channel itself, not the parent's event-reporting wrapper around it."""
-    from cc.core.channel import ObservedChannel
-
-    return channel.inner if isinstance(channel, ObservedChannel) else channel
 
 
 def _short(tool_input: dict[str, Any]) -> str:

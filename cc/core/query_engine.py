@@ -133,9 +133,12 @@ class QueryEngine:
         return str(getattr(self.executor.permissions, "mode", "default"))
 
     def use_channel(self, channel: UserChannel) -> None:
-        """Who answers this engine's questions from now on; each ask becomes an event."""
+        """Who answers this engine's questions from now on; each ask becomes an event
+        (of this engine: another engine's channel is taken without its wrapper)."""
         from cc.core.channel import ObservedChannel
 
+        if isinstance(channel, ObservedChannel):
+            channel = channel.inner
         gate = self.executor.permissions
         if hasattr(gate, "channel"):
             gate.channel = ObservedChannel(channel)  # type: ignore[attr-defined]
