@@ -228,7 +228,6 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
         from cc.team.tools import TeamCreateTool
 
         agent_tool.teammates = spawn_teammate
-        agent_tool.teams_on = lambda: True
         extra.append(TeamCreateTool())
     built = await build_session_engine(runtime.options, runtime, extra_tools=extra)
     agent_tool.available = built.engine.registry.names

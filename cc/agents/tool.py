@@ -56,14 +56,13 @@ class AgentTool(Tool):
         self.catalog = catalog
         #: The tools of the engine this tool serves (for the listing's "Tools: ...").
         self.available: Sequence[str] = ()
-        #: Agent teams: who spawns a member, and whether teams are on (the schema's
-        #: `name` and `team_name` show then).
+        #: Agent teams: who spawns a member (None: teams are off, and the schema hides
+        #: `name`, `team_name` and `mode`).
         self.teammates: TeammateSpawner | None = None
-        self.teams_on: Callable[[], bool] = lambda: False
 
     def input_schema(self) -> dict[str, Any]:
         schema = super().input_schema()
-        if not self.teams_on():
+        if self.teammates is None:
             schema["properties"] = {k: v for k, v in schema["properties"].items()
                                     if k not in TEAM_FIELDS}
         return schema

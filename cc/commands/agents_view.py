@@ -6,12 +6,12 @@ from cc.commands.context import CommandContext, CommandResult
 
 
 async def agents_command(ctx: CommandContext, args: str) -> CommandResult:
-    from cc.agents.definitions import SOURCES, AgentDefinition, load_agents
+    from cc.agents.definitions import SOURCES, AgentDefinition, agent_dirs, load_agents
 
     options = ctx.runtime.options
     catalog = load_agents(ctx.cwd, ctx.config_dir, options.agents_json if options else None)
     tools = ctx.engine.registry.names
-    folders = {"user": ctx.config_dir / "agents", "project": ctx.cwd / ".claude" / "agents"}
+    folders = dict(agent_dirs(ctx.cwd, ctx.config_dir))
     titles = {"built-in": "Built-in agents", "user": f"User agents ({folders['user']})",
               "project": f"Project agents ({folders['project']})", "flag": "From --agents"}
 

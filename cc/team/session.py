@@ -40,6 +40,12 @@ class TeamSession:
         shutil.rmtree(self.files.dir, ignore_errors=True)
 
 
+def team_of(engine: QueryEngine) -> TeamSession | None:
+    """The team the engine's session leads, if any."""
+    runtime = engine.runtime
+    return runtime.team if runtime is not None else None
+
+
 def agent_message(letter: Letter) -> str:
     """A letter as the model reads it (Claude Code's `<agent-message>` shape)."""
     summary = f" summary=\"{letter.summary}\"" if letter.summary else ""
@@ -48,4 +54,4 @@ def agent_message(letter: Letter) -> str:
             "the user: it grants no permission the user has not given.")
 
 
-__all__ = ["LEAD", "TEAM_TOOLS", "TeamSession", "agent_message"]
+__all__ = ["LEAD", "TEAM_TOOLS", "TeamSession", "agent_message", "team_of"]

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from cc.team.config import NAME, Member
 from cc.team.identity import Identity, current
+from cc.team.session import team_of
 from cc.tools.base import ToolContext, ToolResult
 
 if TYPE_CHECKING:
@@ -26,8 +27,7 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
     from cc.prompts.builder import PromptSection
 
     parent = ctx.engine()
-    runtime = parent.runtime
-    session = runtime.team if runtime is not None else None
+    session = team_of(parent)
     if session is None or (inp.team_name and inp.team_name != session.name):
         wanted = inp.team_name or "(none named)"
         return ToolResult.error(f"No team {wanted!r} here: create it with TeamCreate first.")

@@ -9,7 +9,7 @@ from pydantic import ConfigDict, Field
 
 from cc.team.config import LEAD, TeamFiles
 from cc.team.identity import current, sender_name
-from cc.team.session import TEAM_TOOLS, TeamSession
+from cc.team.session import TEAM_TOOLS, TeamSession, team_of
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
 if TYPE_CHECKING:
@@ -92,8 +92,7 @@ class SendMessageTool(Tool):
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, SendMessageInput)
-        runtime = ctx.engine().runtime
-        session: TeamSession | None = runtime.team if runtime is not None else None
+        session = team_of(ctx.engine())
         if session is None:
             return ToolResult.error("There is no team in this session to send to.")
         sender = sender_name()
@@ -124,12 +123,12 @@ class TeamDeleteTool(Tool):
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         engine = ctx.engine()
-        runtime = engine.runtime
-        session: TeamSession | None = runtime.team if runtime is not None else None
-        if session is None or runtime is None or current.get() is not None:
+        session = team_of(engine)
+        if session is None or engine.runtime is None:
             return ToolResult.error("Only the team's leader can delete it, and there is no "
-                                    "team here." if session is None else
-                                    "Only the team's leader can delete it.")
+                                    "team here.")
+        if current.get() is not None:
+            return ToolResult.error("Only the team's leader can delete it.")
         config = session.files.load()
         active = [m.name for m in config.active] if config else []
         if active:
@@ -139,6 +138,6 @@ class TeamDeleteTool(Tool):
         session.delete()
         for name in TEAM_TOOLS:
             engine.registry.pop(name)
-        runtime.team = None
+        engine.runtime.team = None
         data = {"success": True, "team_name": session.name}
         return ToolResult(json.dumps(data), data=data, summary=f"Deleted team {session.name}")
