@@ -147,17 +147,11 @@ async def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
     # A sub-agent reads the memory folder like any other, but writing there asks.
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
                                   warnings=[], shell_cwd=None, memory_dir=None)
-    if registry is None:
-        registry = build_registry(spec.tools, context, list(_tools_of(parent)))
+    if registry is None:  # the parent's tools, as the spec filters them
+        registry = _offered([t for n in parent.registry.names
+                             if (t := parent.registry.get(n)) is not None], spec.tools, context)
     return await build_engine(spec, runtime, permissions=context, registry=registry,
                               parent=parent)
-
-
-def _tools_of(parent: QueryEngine) -> list[Tool]:
-    """The parent's tools beyond tier 1 (the spec's filter picks among them)."""
-    names = set(_TIER_ONE)
-    return [t for n in parent.registry.names if n not in names
-            and (t := parent.registry.get(n)) is not None]
 
 
 async def build_engine(
@@ -228,21 +222,15 @@ async def build_engine(
     return Built(engine, gate, warnings)
 
 
-_TIER_ONE = ("TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite",
-             "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate")
-
-
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
                    extra: Sequence[Tool] = ()) -> ToolRegistry:
     """Tier 1 tools at once (later tiers are wired in here as they land) and `extra`,
     less those `--tools` leaves out and those a bare deny rule hides from the model."""
-    from cc.permissions.checker import hides
     from cc.tools.bash import BashTool
     from cc.tools.edit import EditTool
     from cc.tools.glob import GlobTool
     from cc.tools.grep import GrepTool
     from cc.tools.read import ReadTool
-    from cc.tools.registry import ToolRegistry
     from cc.tools.task_create import TaskCreateTool
     from cc.tools.task_get import TaskGetTool
     from cc.tools.task_list import TaskListTool
@@ -252,12 +240,21 @@ def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext
     from cc.tools.todo_write import TodoWriteTool
     from cc.tools.write import WriteTool
 
-    registry = ToolRegistry([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
-                             EditTool(), WriteTool(), TodoWriteTool(), TaskStopTool(),
-                             TaskCreateTool(), TaskGetTool(), TaskListTool(), TaskUpdateTool(),
-                             *extra])
+    return _offered([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
+                     EditTool(), WriteTool(), TodoWriteTool(), TaskStopTool(), TaskCreateTool(),
+                     TaskGetTool(), TaskListTool(), TaskUpdateTool(), *extra],
+                    tools, permissions)
+
+
+def _offered(candidates: Sequence[Tool], only: tuple[str, ...] | None,
+             permissions: PermissionContext) -> ToolRegistry:
+    """The candidates less those `only` leaves out and those a bare deny rule hides."""
+    from cc.permissions.checker import hides
+    from cc.tools.registry import ToolRegistry
+
+    registry = ToolRegistry(candidates)
     for name in list(registry.names):
-        if (tools is not None and name not in tools) or hides(permissions, name):
+        if (only is not None and name not in only) or hides(permissions, name):
             registry.pop(name)
     return registry
 
