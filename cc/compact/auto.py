@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from cc.config.env import truthy
+
 #: Room kept below the window: the summary's request and answer, and the next turn.
 RESERVE_TOKENS = 33_000
 #: Failures in a row after which compaction stops trying for the session.
@@ -25,7 +27,7 @@ MAX_FAILURES = 3
 
 def threshold(window: int, env: Mapping[str, str], settings: Mapping[str, Any]) -> int | None:
     """The context size at which to compact, or None when auto-compaction is off."""
-    if _truthy(env.get("DISABLE_AUTO_COMPACT")) or settings.get("autoCompactEnabled") is False:
+    if truthy(env.get("DISABLE_AUTO_COMPACT")) or settings.get("autoCompactEnabled") is False:
         return None
     override = env.get("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", "").strip()
     if override:
@@ -37,9 +39,6 @@ def threshold(window: int, env: Mapping[str, str], settings: Mapping[str, Any]) 
             return int(window * percent / 100)
     return max(window // 2, window - RESERVE_TOKENS)
 
-
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().lower() in ("1", "true", "yes", "on")
 
 
 class Breaker:

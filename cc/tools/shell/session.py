@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from cc.config.env import truthy
+
 #: Set in every command's environment.
 FIXED_ENV = {"CLAUDECODE": "1", "GIT_EDITOR": "true", "PAGER": "cat"}
 
@@ -50,7 +52,7 @@ class ShellSession:
         self.project_dir = Path(project_dir)
         self.cwd = self.project_dir
         base = dict(os.environ if env is None else env)
-        self._maintain_project_dir = _truthy(base.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"))
+        self._maintain_project_dir = truthy(base.get("CLAUDE_BASH_MAINTAIN_PROJECT_WORKING_DIR"))
         self._env = {**base, **FIXED_ENV}
         self.state_dir = Path(tempfile.mkdtemp(prefix="cc-shell-"))
         self.tasks_dir = self.state_dir / "tasks"
@@ -172,6 +174,3 @@ def _wrapper(
     ]
     return "\n".join(lines) + "\n"
 
-
-def _truthy(value: str | None) -> bool:
-    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
