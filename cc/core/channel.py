@@ -27,11 +27,6 @@ def emitting(emit: Callable[[Event], None] | None) -> Iterator[None]:
         _emit.reset(token)
 
 
-def current_emitter() -> Callable[[Event], None] | None:
-    """Where the running call's events go, if anywhere."""
-    return _emit.get()
-
-
 class ObservedChannel:
     def __init__(self, inner: UserChannel) -> None:
         self.inner = inner

@@ -14,7 +14,7 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from cc.core.channel import current_emitter, emitting
+from cc.core.channel import emitting
 from cc.core.events import Event
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
@@ -64,15 +64,18 @@ class ToolExecutor:
     ) -> ToolResult:
         """Run one call; `emit` gets the events it causes (a permission asked, answered)."""
         try:
-            with emitting(emit):
-                return await self._run(tool_use, progress)
+            with emitting(emit):  # for the permission channel, deep in the check
+                return await self._run(tool_use, progress, emit)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - the tool boundary
             return ToolResult.error(f"{type(exc).__name__}: {exc}")
 
     async def _run(
-        self, tool_use: ToolUseBlock, progress: Callable[[str], None] | None
+        self,
+        tool_use: ToolUseBlock,
+        progress: Callable[[str], None] | None,
+        emit: Callable[[Event], None] | None,
     ) -> ToolResult:
         parsed = self.parse(tool_use)
         if isinstance(parsed, ToolResult):
@@ -109,7 +112,7 @@ class ToolExecutor:
             raw_input = decision.updated_input
 
         ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
-                                  emit=current_emitter())
+                                  emit=emit)
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
         return _with_context(result, extra)
