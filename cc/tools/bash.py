@@ -99,7 +99,7 @@ def interpret_exit(command: str, code: int) -> str | None:
 
 
 class BashTool(Tool):
-    name: ClassVar[str] = "Bash"
+    name = "Bash"
     input_model: ClassVar[type[ToolInput]] = BashInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

@@ -190,7 +190,7 @@ def replace(text: str, old: str, new: str, replace_all: bool, shown: str) -> str
 
 
 class EditTool(Tool):
-    name: ClassVar[str] = "Edit"
+    name = "Edit"
     input_model: ClassVar[type[ToolInput]] = EditInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

@@ -72,7 +72,7 @@ def newest_first(paths: list[str]) -> list[str]:
 
 
 class GlobTool(RipgrepTool):
-    name: ClassVar[str] = "Glob"
+    name = "Glob"
     input_model: ClassVar[type[ToolInput]] = GlobInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

@@ -115,7 +115,7 @@ def _cap(text: str) -> str:
 
 
 class GrepTool(RipgrepTool):
-    name: ClassVar[str] = "Grep"
+    name = "Grep"
     input_model: ClassVar[type[ToolInput]] = GrepInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

@@ -84,7 +84,7 @@ def _suggest(path: Path) -> Path | None:
 
 
 class ReadTool(ReadOnlyTool):
-    name: ClassVar[str] = "Read"
+    name = "Read"
     input_model: ClassVar[type[ToolInput]] = ReadInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

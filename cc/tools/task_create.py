@@ -41,7 +41,7 @@ class TaskCreateInput(ToolInput):
 
 
 class TaskCreateTool(Tool):
-    name: ClassVar[str] = "TaskCreate"
+    name = "TaskCreate"
     input_model: ClassVar[type[ToolInput]] = TaskCreateInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

@@ -18,7 +18,7 @@ class TaskGetInput(ToolInput):
 
 
 class TaskGetTool(ReadOnlyTool):
-    name: ClassVar[str] = "TaskGet"
+    name = "TaskGet"
     input_model: ClassVar[type[ToolInput]] = TaskGetInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

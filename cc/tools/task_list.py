@@ -17,7 +17,7 @@ class TaskListInput(ToolInput):
 
 
 class TaskListTool(ReadOnlyTool):
-    name: ClassVar[str] = "TaskList"
+    name = "TaskList"
     input_model: ClassVar[type[ToolInput]] = TaskListInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

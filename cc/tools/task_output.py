@@ -41,7 +41,7 @@ class TaskOutputInput(ToolInput):
 
 
 class TaskOutputTool(ReadOnlyTool):
-    name: ClassVar[str] = "TaskOutput"
+    name = "TaskOutput"
     input_model: ClassVar[type[ToolInput]] = TaskOutputInput
     aliases: ClassVar[tuple[str, ...]] = ("BashOutput",)
 

@@ -27,7 +27,7 @@ class TaskStopInput(ToolInput):
 
 
 class TaskStopTool(Tool):
-    name: ClassVar[str] = "TaskStop"
+    name = "TaskStop"
     input_model: ClassVar[type[ToolInput]] = TaskStopInput
     aliases: ClassVar[tuple[str, ...]] = ("KillShell", "KillBash")
 

@@ -40,7 +40,7 @@ class TaskUpdateInput(ToolInput):
 
 
 class TaskUpdateTool(Tool):
-    name: ClassVar[str] = "TaskUpdate"
+    name = "TaskUpdate"
     input_model: ClassVar[type[ToolInput]] = TaskUpdateInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:

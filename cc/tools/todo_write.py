@@ -27,7 +27,7 @@ class TodoWriteInput(ToolInput):
 
 
 class TodoWriteTool(Tool):
-    name: ClassVar[str] = "TodoWrite"
+    name = "TodoWrite"
     input_model: ClassVar[type[ToolInput]] = TodoWriteInput
 
     def is_concurrency_safe(self, inp: ToolInput) -> bool:

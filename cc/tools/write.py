@@ -30,7 +30,7 @@ def _count_lines(text: str) -> int:
 
 
 class WriteTool(Tool):
-    name: ClassVar[str] = "Write"
+    name = "Write"
     input_model: ClassVar[type[ToolInput]] = WriteInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
