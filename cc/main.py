@@ -214,6 +214,7 @@ def _startup(args: argparse.Namespace) -> Runtime:
 
 async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
     from cc.agents.definitions import load_agents
+    from cc.agents.send_message import SendMessageTool
     from cc.agents.tool import AgentTool
     from cc.app.factory import build_session_engine
     from cc.app.options import resolve_options
@@ -221,7 +222,7 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
     runtime.options = resolve_options(args, runtime.settings)
     agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
                                        runtime.options.agents_json))
-    extra: list[Any] = [agent_tool]
+    extra: list[Any] = [agent_tool, SendMessageTool()]  # continues the session's agents
     # Agent teams are on with CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1, as in Claude Code.
     if os.environ.get("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "").strip() == "1":
         from cc.team.teammate import spawn_teammate

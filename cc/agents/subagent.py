@@ -70,6 +70,12 @@ class SubagentRun:
     tool_uses: int = 0
     tokens: int = 0
     duration_ms: int = 0
+    #: Messages waiting for the agent (see `mail`), unless `take_mail` says where they are.
+    inbox: list[str] = field(default_factory=list)
+    take_mail: Callable[[], list[str]] | None = None
+    closed: bool = False
+    #: Set when its run is to be its last (a teammate whose shutdown was approved).
+    closing: bool = False
 
     @property
     def agent_id(self) -> str:
@@ -83,16 +89,39 @@ class SubagentRun:
     # -- running -------------------------------------------------------------------------
 
     async def run(self, emit: Callable[[Event], None] | None = None) -> None:
-        """The child's turn, start to end; its events go to `emit`, wrapped."""
+        """The child's first turn, start to end; its events go to `emit`, wrapped."""
+        await self._turn(emit, None)
+
+    async def resume(self, text: str, emit: Callable[[Event], None] | None = None) -> None:
+        """Another turn of an agent that ended, its conversation intact: `text` is what
+        it is asked next (the start of its next run)."""
+        await self._turn(emit, UserMessage.text(text))
+
+    def mail(self) -> list[str]:
+        """Messages for the agent, taken (between its requests they join the next one;
+        once it has ended they start its next run). A teammate's come from its mailbox."""
+        if self.take_mail is not None:
+            return self.take_mail()
+        texts, self.inbox = self.inbox, []
+        return texts
+
+    async def _turn(self, emit: Callable[[Event], None] | None,
+                    prompt: UserMessage | None) -> None:
         child = self.engine
+        self.started, self.terminal, self.status = time.monotonic(), None, "running"
+        self.tool_uses, counted = 0, child.usage.snapshot()
         try:
-            if not self.definition.inherits_context:  # a fork's directive is in place
-                # The brief is not a person's prompt: no UserPromptSubmit hooks run on it.
-                brief = UserMessage.text(self.request.prompt)
-                child.messages.append(brief)
+            first = prompt is None
+            if first and not self.definition.inherits_context:
+                # A fork's directive is in place. The brief is not a person's prompt: no
+                # UserPromptSubmit hooks run on it.
+                prompt = UserMessage.text(self.request.prompt)
+            if prompt is not None:
+                child.messages.append(prompt)
                 if emit is not None:
-                    emit(SubagentEvent(self.info, UserEvent(brief)))
-            await self._start_hooks()
+                    emit(SubagentEvent(self.info, UserEvent(prompt)))
+            if first:
+                await self._start_hooks()
             async for event in child.run_turn():
                 if isinstance(event, ToolDone):
                     self.tool_uses += 1
@@ -109,10 +138,18 @@ class SubagentRun:
             raise
         finally:
             self.duration_ms = int((time.monotonic() - self.started) * 1000)
-            self.tokens = child.usage.total.tokens
-            self.parent.usage.merge(child.usage)  # the session's cost includes its agents'
+            used = child.usage.since(counted)
+            self.tokens = used.total.tokens
+            self.parent.usage.merge(used)  # the session's cost includes its agents'
             self._write_meta(finished=True)
-            await child.aclose()
+            # What it left running in the background ends with its run.
+            if child.executor.ctx.tasks is not None:
+                await child.executor.ctx.tasks.stop_all()
+
+    async def aclose(self) -> None:
+        """The agent is done for good: its engine closes (it cannot be continued)."""
+        self.closed = True
+        await self.engine.aclose()
 
     async def _start_hooks(self) -> None:
         """SubagentStart, run by the parent's hooks; context it adds goes to the child."""
@@ -160,7 +197,8 @@ class SubagentRun:
         if denied := self.denied():
             lines.append("Calls refused permission: " + ", ".join(denied))
         if not self.definition.one_shot:
-            lines.append(f"agentId: {self.agent_id}")
+            lines.append(f"agentId: {self.agent_id} (SendMessage with to: '{self.agent_id}' "
+                         "continues this agent, its context intact)")
             lines.append(f"<usage>subagent_tokens: {self.tokens}\ntool_uses: {self.tool_uses}"
                          f"\nduration_ms: {self.duration_ms}</usage>")
         blocks.append({"type": "text", "text": "\n".join(lines)})
@@ -179,7 +217,7 @@ class SubagentRun:
             "usage": {"input_tokens": total.input_tokens, "output_tokens": total.output_tokens,
                       "cache_read_input_tokens": total.cache_read_input_tokens,
                       "cache_creation_input_tokens": total.cache_creation_input_tokens},
-            "canContinueAgent": False,
+            "canContinueAgent": not self.definition.one_shot,
         }
         return blocks, data, failed
 
@@ -263,6 +301,7 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         child.hooks.transcript_path = parent.hooks.transcript_path if parent.hooks else None
         child.hooks.agent_transcript_path = str(transcript) if transcript else None
     run = SubagentRun(info, definition, request, child, parent, transcript)
+    child.notification_sources.append(run.mail)
     run._write_meta(finished=False)
     return run
 

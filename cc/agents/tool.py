@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
@@ -21,6 +22,7 @@ from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_wit
 if TYPE_CHECKING:
     from cc.agents.definitions import AgentCatalog
     from cc.agents.subagent import SubagentRun
+    from cc.tools.agent_tasks import AgentTask, AgentTasks
 
 DEFAULT_TYPE = "general-purpose"
 
@@ -106,9 +108,29 @@ class AgentTool(Tool):
             return ToolResult.error(f"Could not start the agent: {exc}")
         if request.background:
             return run_in_background(run, ctx)
-        await run.run(ctx.emit)
+        try:
+            await run.run(ctx.emit)
+        except BaseException:
+            await run.aclose()
+            raise
         content, data, failed = run.hand_back()
+        await _keep(run, ctx)
         return ToolResult(content, is_error=failed, data=data, summary=_summary(run))
+
+
+async def _keep(run: SubagentRun, ctx: ToolContext) -> None:
+    """A foreground agent that ended stays, to be continued by SendMessage (a one-shot
+    agent, or one the session cannot hold, is closed)."""
+    from cc.tools.agent_tasks import AgentTask
+
+    table = ctx.agent_tasks
+    if run.definition.one_shot or table is None:
+        await run.aclose()
+        return
+    entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id,
+                      None, status="completed", result=run.report, announce=False)
+    entry.handle = Continuation(run)
+    table.keep(entry)
 
 
 def _summary(run: SubagentRun) -> str:
@@ -116,25 +138,27 @@ def _summary(run: SubagentRun) -> str:
     return f"Done ({uses} · {run.tokens:,} tokens · {run.duration_ms / 1000:.1f}s)"
 
 
-def run_in_background(run: SubagentRun, ctx: ToolContext, *,
-                   before: Callable[[], None] | None = None,
-                   after: Callable[[str], None] | None = None) -> ToolResult:
-    """Start `run` as a background task; `before` runs first inside it (a teammate sets
-    its identity there), `after` gets how it ended."""
-    from cc.tools.agent_tasks import AgentTask
+@dataclass
+class Continuation:
+    """An agent of the session that may run again: its run, and what each of its runs
+    does first (`before`: a teammate sets its identity) and last (`after`: how it
+    ended)."""
 
-    table = ctx.agent_tasks
-    if table is None:
-        return ToolResult.error("This session cannot run agents in the background.")
-    output = _output_file(run, ctx)
-    entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output)
+    run: SubagentRun
+    before: Callable[[], None] | None = None
+    after: Callable[[str], None] | None = None
 
-    async def work() -> None:
-        if before is not None:
-            before()
+    async def work(self, table: AgentTasks, entry: AgentTask, prompt: str | None) -> None:
+        """One background run (the first when `prompt` is None), then more for as long
+        as messages arrived too late for the run before; the notification last."""
+        run = self.run
+        if self.before is not None:
+            self.before()
         status, result = "failed", None
         try:
-            await run.run()
+            await (run.run() if prompt is None else run.resume(prompt))
+            while run.status == "completed" and (late := run.mail()):
+                await run.resume("\n\n".join(late))
             status = "completed" if run.status == "completed" else "failed"
             result = run.report or (run.terminal.error if run.terminal else None)
         except asyncio.CancelledError:
@@ -144,11 +168,43 @@ def run_in_background(run: SubagentRun, ctx: ToolContext, *,
             result = f"{type(exc).__name__}: {exc}"
         finally:
             entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
-            if after is not None:
-                after(status)  # before the news spreads: whoever wakes sees it
+            if self.after is not None:
+                self.after(status)  # before the news spreads: whoever wakes sees it
             table.finish(entry, status, result)
+            if run.closing:
+                await table.forget(entry)
 
-    table.start(entry, work())
+    async def aclose(self) -> None:
+        await self.run.aclose()
+
+
+def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id: str) -> bool:
+    """Start another run of an agent that ended, `prompt` its next message; whether it
+    could (False: it is closed for good, or running)."""
+    handle = entry.handle
+    if not isinstance(handle, Continuation) or handle.run.closed or entry.status == "running":
+        return False
+    table.restart(entry, tool_use_id, handle.work(table, entry, prompt))
+    return True
+
+
+def run_in_background(run: SubagentRun, ctx: ToolContext, *,
+                      before: Callable[[], None] | None = None,
+                      after: Callable[[str], None] | None = None,
+                      name: str | None = None) -> ToolResult:
+    """Start `run` as a background task; `before` runs first inside it (a teammate sets
+    its identity there), `after` gets how it ended."""
+    from cc.tools.agent_tasks import AgentTask
+
+    table = ctx.agent_tasks
+    if table is None:
+        return ToolResult.error("This session cannot run agents in the background.")
+    output = _output_file(run, ctx)
+    entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output,
+                      name=name)
+    handle = Continuation(run, before, after)
+    entry.handle = handle
+    table.start(entry, handle.work(table, entry, None))
     lines = [
         "Async agent launched successfully.",
         f"agentId: {run.agent_id}",
@@ -162,7 +218,7 @@ def run_in_background(run: SubagentRun, ctx: ToolContext, *,
     data = {"isAsync": True, "status": "async_launched", "agentId": run.agent_id,
             "description": run.request.description, "resolvedModel": run.engine.model,
             "prompt": run.request.prompt, "outputFile": str(output) if output else None,
-            "canReadOutputFile": output is not None}
+            "canReadOutputFile": output is not None, "canContinueAgent": True}
     return ToolResult("\n".join(lines), data=data, summary=f"Started in the background "
                       f"({run.agent_id})")
 

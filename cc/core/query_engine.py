@@ -117,6 +117,7 @@ class QueryEngine:
         #: Unknown content block types already warned about (once per session).
         self._warned_block_types: set[str] = set()
         self._clock = clock
+        self._end_request: str | None = None
         executor.on_denial = self.permission_denials.append
 
     @property
@@ -207,6 +208,7 @@ class QueryEngine:
             warned_block_types=self._warned_block_types,
             headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
             context=self.compactor,
+            end_requested=self._take_end_request,
         )
         seen_denials = len(self.permission_denials)
         request_started: float | None = None
@@ -294,6 +296,14 @@ class QueryEngine:
             agents.changed.clear()
             await agents.changed.wait()
         return news()
+
+    def end_turn_after_tools(self, reason: str) -> None:
+        """A tool asks the current turn to end once the results of its message are in."""
+        self._end_request = reason
+
+    def _take_end_request(self) -> str | None:
+        reason, self._end_request = self._end_request, None
+        return reason
 
     def wake(self) -> None:
         """Something arrived for this engine's next request (a teammate's message)."""

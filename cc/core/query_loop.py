@@ -136,6 +136,9 @@ class LoopDeps:
     headers: dict[str, str] = field(default_factory=dict)
     #: Compaction (None: the conversation is never shrunk).
     context: ContextManager | None = None
+    #: Whether a tool asked the turn to end once its results are in (a teammate whose
+    #: shutdown was approved): the reason, taken.
+    end_requested: Callable[[], str | None] | None = None
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -346,6 +349,8 @@ def _after_tools(
     events = _hook_events(deps)
     if events and isinstance(events[-1], Terminal):
         return events
+    if deps.end_requested is not None and (reason := deps.end_requested()) is not None:
+        return [*events, Terminal("completed", error=None, stop_reason=reason)]
     if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
         state.turn_count += 1
         events.append(Terminal(

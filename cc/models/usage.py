@@ -61,6 +61,18 @@ class UsageTotals:
             mine.cache_creation_input_tokens += u.cache_creation_input_tokens
             mine.web_search_requests += u.web_search_requests
 
+    def since(self, earlier: UsageTotals) -> UsageTotals:
+        """What was added after `earlier` (a snapshot of these totals)."""
+        out = UsageTotals(api_duration_ms=self.api_duration_ms - earlier.api_duration_ms)
+        for model, u in self.by_model.items():
+            e = earlier.by_model.get(model, ModelUsage())
+            out.by_model[model] = ModelUsage(
+                u.input_tokens - e.input_tokens, u.output_tokens - e.output_tokens,
+                u.cache_read_input_tokens - e.cache_read_input_tokens,
+                u.cache_creation_input_tokens - e.cache_creation_input_tokens,
+                u.web_search_requests - e.web_search_requests)
+        return out
+
     def snapshot(self) -> UsageTotals:
         """A copy that later additions leave alone."""
         return UsageTotals({m: dataclasses.replace(u) for m, u in self.by_model.items()},

@@ -18,7 +18,7 @@ from cc.team.files import read_json, update_json
 LEAD = "team-lead"
 #: Names of teams and members: safe as file names, as Claude Code's `name` pattern.
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
-STATUSES = ("active", "idle", "done", "stopped")
+STATUSES = ("active", "idle", "failed", "done", "stopped")
 
 
 def teams_root(config_dir: Path) -> Path:

@@ -3,7 +3,9 @@
 A teammate is a background sub-agent with a name: its system prompt is the agent type's
 and a teammate note, it gets SendMessage (and no Agent, team or question tools), its
 identity (name, team, id) is in `cc.team.identity.current` inside its task, its inbox
-feeds its requests, and the team's config follows its status (active, then done).
+feeds its requests, and the team's config follows its status: active while it works,
+idle (or failed) when a run ends (a letter wakes it), stopped when TaskStop ends it,
+done once its shutdown was approved.
 """
 
 from __future__ import annotations
@@ -51,12 +53,13 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
     session.files.upsert(Member(name, definition.agent_type, run.engine.model, "active",
                                 run.agent_id))
     session.members[name] = run.agent_id
-    run.engine.notification_sources.append(lambda: session.delivered(name))
+    run.take_mail = lambda: session.delivered(name)
 
     def before() -> None:
         current.set(identity)  # inside the teammate's task: its tools know who acts
 
     def after(status: str) -> None:
-        session.files.set_status(name, "done" if status == "completed" else "stopped")
+        ended = {"completed": "idle", "killed": "stopped"}.get(status, "failed")
+        session.files.set_status(name, "done" if run.closing else ended)
 
-    return run_in_background(run, ctx, before=before, after=after)
+    return run_in_background(run, ctx, before=before, after=after, name=name)

@@ -1,14 +1,15 @@
-"""The team tools: TeamCreate (the leader's second wiring), SendMessage, TeamDelete."""
+"""The team tools: TeamCreate (the leader's second wiring) and TeamDelete; SendMessage is
+`cc.agents.send_message`, re-wired with the team."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict
 
 from cc.team.config import LEAD, TeamFiles
-from cc.team.identity import current, sender_name
+from cc.team.identity import current
 from cc.team.session import TEAM_TOOLS, TeamSession, team_of
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
@@ -57,60 +58,16 @@ class TeamCreateTool(Tool):
 
 
 def wire_leader(engine: QueryEngine, session: TeamSession) -> None:
-    """The second wiring: the team tools join the leader's (the next request's tool list
-    changes once), and its inbox feeds its requests."""
-    engine.registry.register(SendMessageTool())
+    """The second wiring: the team tools join the leader's, SendMessage re-registered
+    with the team bound into it (the next request's tool list changes once), and its
+    inbox feeds its requests."""
+    from cc.agents.send_message import SendMessageTool
+
+    engine.registry.pop("SendMessage")
+    engine.registry.register(SendMessageTool(session, "tools/SendMessage_team.md"))
     engine.registry.register(TeamDeleteTool())
     engine.notification_sources.append(lambda: session.delivered(LEAD))
     engine.news_waiting.append(lambda: session.inbox(LEAD).unread > 0)
-
-
-class SendMessageInput(ToolInput):
-    model_config = ConfigDict(extra="forbid", json_schema_extra=optional_without_null)
-
-    to: str = Field(max_length=300, pattern=r"^[^\n\r]*$")
-    message: str = ""
-    summary: str | None = Field(default=None, max_length=200)
-    notify_when_idle: bool | None = None
-
-
-class SendMessageTool(Tool):
-    name = "SendMessage"
-    input_model: ClassVar[type[ToolInput]] = SendMessageInput
-
-    def input_schema(self) -> dict[str, Any]:
-        return {"type": "object", "properties": {
-            "to": {"type": "string", "allOf": [{"pattern": "^[^\\n\\r]*$"},
-                                               {"pattern": "^[\\s\\S]{0,300}$"}]},
-            "summary": {"type": "string", "maxLength": 200},
-            "message": {"default": "", "type": "string"},
-            "notify_when_idle": {"type": "boolean"}},
-            "required": ["to", "message"], "additionalProperties": False}
-
-    def is_concurrency_safe(self, inp: ToolInput) -> bool:
-        return True
-
-    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
-        assert isinstance(inp, SendMessageInput)
-        session = team_of(ctx.engine())
-        if session is None:
-            return ToolResult.error("There is no team in this session to send to.")
-        sender = sender_name()
-        to = LEAD if inp.to in ("main", "lead", LEAD) else inp.to
-        config = session.files.load()
-        names = [m.name for m in config.members] if config else []
-        targets = [n for n in names if n != sender] if to == "*" else [to]
-        unknown = [n for n in targets if n not in names]
-        if unknown or not targets:
-            return ToolResult.error(f"No member named {inp.to!r} in team {session.name!r}; "
-                                    f"members: {', '.join(names)}")
-        for name in targets:
-            session.inbox(name).send(sender, inp.message, inp.summary)
-        if LEAD in targets:
-            session.leader.wake()  # an idle leader (print mode) takes it up at once
-        text = {"success": True, "message": f"Message sent to {', '.join(targets)}'s inbox."}
-        return ToolResult(json.dumps(text), data=text,
-                          summary=f"To {', '.join(targets)}: {inp.summary or inp.message[:60]}")
 
 
 class TeamDeleteInput(ToolInput):
@@ -135,9 +92,12 @@ class TeamDeleteTool(Tool):
             return ToolResult.error(f"Team {session.name!r} still has members at work: "
                                     f"{', '.join(active)}. Wait for them to finish (or stop "
                                     "them with TaskStop), then delete it.")
-        session.delete()
+        await session.delete()
         for name in TEAM_TOOLS:
             engine.registry.pop(name)
+        from cc.agents.send_message import SendMessageTool
+
+        engine.registry.register(SendMessageTool())  # back to the session's agents only
         engine.runtime.team = None
         data = {"success": True, "team_name": session.name}
         return ToolResult(json.dumps(data), data=data, summary=f"Deleted team {session.name}")

@@ -1,8 +1,10 @@
-"""Agents running in the background: started by the Agent tool, stopped by TaskStop,
-announced to the model by a `<task-notification>` when they end, cancelled on close.
+"""The conversation's agents: those running in the background (started by the Agent
+tool, stopped by TaskStop, announced to the model by a `<task-notification>` when they
+end) and those that ended and may be continued (SendMessage starts another run).
+Running ones are cancelled on close, then every agent's engine is closed.
 
-The table knows nothing of how an agent runs: it holds the asyncio task, and the
-Agent tool reports the outcome through `finish()`.
+The table knows nothing of how an agent runs: it holds the asyncio task and a handle
+that can close the agent, and the Agent tool reports the outcome through `finish()`.
 """
 
 from __future__ import annotations
@@ -12,10 +14,16 @@ import time
 from collections.abc import Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 AgentStatus = Literal["running", "completed", "failed", "killed"]
 TASK_TYPE = "local_agent"
+
+
+class AgentHandle(Protocol):
+    """What the table keeps of an agent to end it for good."""
+
+    async def aclose(self) -> None: ...
 
 
 @dataclass
@@ -25,6 +33,12 @@ class AgentTask:
     tool_use_id: str
     output_path: Path | None
     status: AgentStatus = "running"
+    #: The name it was given (SendMessage and TaskStop take it as well as the id).
+    name: str | None = None
+    #: The agent itself, for continuing and closing it (None: it cannot be continued).
+    handle: AgentHandle | None = None
+    #: Whether its end is announced to the model (not for a foreground agent's).
+    announce: bool = True
     #: The agent's final report (or its error), once it ended.
     result: str | None = None
     tokens: int = 0
@@ -50,6 +64,13 @@ class AgentTasks:
     def get(self, agent_id: str) -> AgentTask | None:
         return self._agents.get(agent_id)
 
+    def find(self, key: str) -> AgentTask | None:
+        """The agent with this id, else the latest one with this name."""
+        if key in self._agents:
+            return self._agents[key]
+        named = [a for a in self._agents.values() if a.name == key]
+        return named[-1] if named else None
+
     @property
     def running(self) -> list[AgentTask]:
         return [a for a in self._agents.values() if a.status == "running"]
@@ -59,13 +80,31 @@ class AgentTasks:
         entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
         return entry
 
+    def keep(self, entry: AgentTask) -> AgentTask:
+        """An agent that ran in the foreground and ended: kept to be continued."""
+        self._agents[entry.id] = entry
+        entry.done.set()
+        return entry
+
+    def restart(self, entry: AgentTask, tool_use_id: str,
+                work: Coroutine[Any, Any, None]) -> None:
+        """Another run of an agent that ended, for the call `tool_use_id` (its
+        notification will name that call)."""
+        if entry.status == "running":
+            raise ValueError(f"agent {entry.id} is running")
+        entry.status, entry.result, entry.tool_use_id = "running", None, tool_use_id
+        entry.started_at, entry.announce = time.monotonic(), True
+        entry.done = asyncio.Event()
+        entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
+
     def finish(self, entry: AgentTask, status: AgentStatus, result: str | None) -> None:
         """The agent ended: queue the notification the model reads next."""
         if entry.status != "running":
             return
         entry.status, entry.result = status, result
         entry.duration_ms = int((time.monotonic() - entry.started_at) * 1000)
-        self._notifications.append(notification(entry))
+        if entry.announce:
+            self._notifications.append(notification(entry))
         entry.done.set()
         self.changed.set()
 
@@ -94,6 +133,14 @@ class AgentTasks:
                 entry.task.cancel()
         await asyncio.gather(*(a.task for a in self._agents.values() if a.task is not None),
                              return_exceptions=True)
+        await self.forget(*self._agents.values())
+
+    async def forget(self, *entries: AgentTask) -> None:
+        """Close these agents (that have ended) for good: they can no longer continue."""
+        for entry in entries:
+            handle, entry.handle = entry.handle, None
+            if handle is not None:
+                await handle.aclose()
 
 
 def notification(entry: AgentTask) -> str:

@@ -9,7 +9,8 @@ from tests.fakeapi import CutStream, Fault, Reply, text, thinking, tool_use
 
 README = "# Demo\nThis project computes primes.\n"
 BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite",
-              "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Agent"]
+              "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Agent",
+              "SendMessage"]
 
 
 def _read_then_answer(project: Project) -> str:

@@ -73,9 +73,13 @@ def test_a_leader_runs_a_team_of_two(project: Project) -> None:
 
     main = [r.body for r in api.requests if r.route is None]
     names = [t["name"] for t in main[0]["tools"]]
-    assert "TeamCreate" in names and "SendMessage" not in names
-    after_create = [t["name"] for t in main[1]["tools"]]
+    assert "TeamCreate" in names and "TeamDelete" not in names
+    after_create = {t["name"]: t for t in main[1]["tools"]}
     assert {"SendMessage", "TeamDelete"} <= set(after_create)  # the second wiring
+    before = next(t for t in main[0]["tools"] if t["name"] == "SendMessage")
+    assert "team" not in before["description"]  # the session's agents only
+    assert "member of your team" in after_create["SendMessage"]["description"]
+    assert [t["name"] for t in main[2]["tools"]] == list(after_create)  # changed once
     agent_schema = next(t for t in main[1]["tools"] if t["name"] == "Agent")["input_schema"]
     assert {"name", "team_name"} <= set(agent_schema["properties"])
     assert REFUSED in json.dumps(main[3]["messages"][-1])  # TeamDelete while they work

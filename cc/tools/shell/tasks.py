@@ -198,6 +198,10 @@ class BackgroundTasks:
     async def close(self) -> None:
         """Kill every running task (whole process groups) and wait for them. Idempotent."""
         self._closed = True
+        await self.stop_all()
+
+    async def stop_all(self) -> None:
+        """Kill every running task and wait for them; new ones may still start."""
         running = [t for t in self._tasks.values() if t.status == "running"]
         if running:
             async with asyncio.TaskGroup() as group:

@@ -1,0 +1,100 @@
+"""Continuing an agent with SendMessage: one that has finished starts again with its
+conversation intact (and is announced again); one still at work reads the message with
+its next request."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from tests.conftest import Project
+from tests.fakeapi import Dynamic, Reply, tool_use
+
+
+def agent_id_in(body: dict[str, Any]) -> str:
+    found = re.search(r"agentId: (a[0-9a-f]{16})", json.dumps(body["messages"]))
+    assert found, "the agent's id is in the conversation"
+    return found.group(1)
+
+
+def notifications(body: dict[str, Any]) -> list[str]:
+    return re.findall(r"<task-notification>.*?</task-notification>",
+                      json.dumps(body["messages"][-1]))
+
+
+def test_a_finished_agent_continues_with_its_context(project: Project) -> None:
+    api = project.api
+    send_id = "toolu_send_follow_up"
+
+    def follow_up(body: dict[str, Any]) -> Reply:
+        assert len(notifications(body)) == 1
+        return Reply([tool_use("SendMessage", {"to": agent_id_in(body), "summary": "more",
+                                               "message": "FOLLOW-UP: and y?"}, id=send_id)])
+
+    def last(body: dict[str, Any]) -> Reply:
+        (note,) = notifications(body)
+        assert f"<tool-use-id>{send_id}</tool-use-id>" in note  # announced for the message
+        assert "y is 2." in note and "<status>completed</status>" in note
+        return Reply("x is 1 and y is 2.")
+
+    api.script(
+        Reply([tool_use("Agent", {"description": "find x", "prompt": "WORKER-TASK: find x",
+                                  "run_in_background": True})]),
+        Reply("Started it."),
+        Dynamic(follow_up),
+        Reply("Asked it for more."),
+        Dynamic(last),
+    )
+    worker = api.route("WORKER-TASK", Reply("x is 1."), Reply("y is 2."))
+    run = project.run("-p", "find x then y", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    api.assert_clean()
+    assert [r for r in run.records() if r["type"] == "result"][-1]["result"] == \
+        "x is 1 and y is 2."
+
+    # Its second request is its first conversation, then the message as its prompt.
+    second = worker.requests[1].body["messages"]
+    assert second[0]["content"][0]["text"] == "WORKER-TASK: find x"
+    assert second[1]["content"][0]["text"] == "x is 1."
+    assert "FOLLOW-UP: and y?" in json.dumps(second[2])
+    sent = next(b for body in api.bodies for b in body["messages"][-1]["content"]
+                if isinstance(b, dict) and b.get("tool_use_id") == send_id)
+    result = json.loads(sent["content"])
+    assert result["message"].startswith("Resuming agent")
+    assert result["resumedAgentId"] == worker.requests[0].headers["x-claude-code-agent-id"]
+    # One sidechain holds both runs.
+    (sidechain,) = project.config.glob("projects/*/*/subagents/agent-*.jsonl")
+    text = sidechain.read_text()
+    assert "x is 1." in text and "y is 2." in text and "FOLLOW-UP" in text
+
+
+def test_a_message_to_a_working_agent_joins_its_next_request(project: Project) -> None:
+    api = project.api
+    (project.root / "a.txt").write_text("a\n")
+
+    def queued_seen() -> bool:
+        return any("Message queued for" in json.dumps(b["messages"][-1]) for b in api.bodies)
+
+    def send(body: dict[str, Any]) -> Reply:
+        return Reply([tool_use("SendMessage", {"to": agent_id_in(body),
+                                               "message": "ALSO: mention z"})])
+
+    api.script(
+        Reply([tool_use("Agent", {"description": "read a", "prompt": "WORKER-TASK: read a",
+                                  "run_in_background": True})]),
+        Dynamic(send),
+        Reply("Told it."),
+        Reply("It read a and mentioned z."),
+    )
+    worker = api.route(
+        "WORKER-TASK",
+        Reply([tool_use("Read", {"file_path": str(project.root / "a.txt")})],
+              hold_after_block={0: queued_seen}),
+        Reply("a holds 'a'; and z."))
+    run = project.run("-p", "read a", "--output-format", "json")
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert run.json()["result"] == "It read a and mentioned z."
+    assert len(worker.requests) == 2
+    last = json.dumps(worker.requests[1].body["messages"][-1])
+    assert "ALSO: mention z" in last and "while you were working" in last
