@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import ConfigDict, Field
 
+from cc.identity import current
 from cc.team.config import LEAD, TeamFiles
-from cc.team.identity import current, sender_name
+from cc.team.identity import sender_name
 from cc.team.session import TEAM_TOOLS, TeamSession, team_of
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
