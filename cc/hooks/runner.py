@@ -3,6 +3,7 @@
     runner.run(event, payload, match_value)
       → config.matching(...)            matcher, `if`, one run per identical command
       → run_hook_command(...) × N       in parallel; stdin = common fields + payload
+                                        (+ team_name/teammate_name while a teammate acts)
       → combine(...)                    HookOutcome
 
 The typed entry points (`pre_tool_use`, `stop`, `session_start`, …) build each
@@ -27,6 +28,7 @@ from cc.hooks.gate import PreToolOutcome
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command
+from cc.identity import current
 from cc.tools.base import ToolResult
 
 __all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest"]
@@ -101,6 +103,7 @@ class HookRunner:
             "permission_mode": self.permission_mode,
             "hook_event_name": event,
             **self._agent_fields(event),
+            **_team_fields(),
             **payload,
         }
         stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
@@ -347,6 +350,13 @@ class HookRunner:
             return int(raw) / 1000
         explicit = [h.timeout for h in hooks if h.timeout_set]
         return max(SESSION_END_BUDGET, min(SESSION_END_MAX, max(explicit, default=0.0)))
+
+
+def _team_fields() -> dict[str, str]:
+    """Who acts, read when the hook runs: a teammate's task has its identity set (every
+    event it fires says so, with the names TeammateIdle's input uses); others add nothing."""
+    who = current.get()
+    return {} if who is None else {"team_name": who.team, "teammate_name": who.name}
 
 
 def _error_text(result: ToolResult) -> str:

@@ -16,6 +16,8 @@ Every message-bearing line has Claude Code's envelope::
 - system: `subtype`, `content`, `level`. A compaction is a `compact_boundary` line
   (`parentUuid: null`, `logicalParentUuid`, `compactMetadata: {trigger, preTokens}`)
   followed by a user line with `isCompactSummary: true` holding the summary.
+- A teammate's lines also say who wrote them: `teamName` and `agentName` (the reader
+  does not need them: a sidechain's `agentId` already names its agent).
 
 Lines of other types (`summary`, `attachment`, `progress`, `file-history-snapshot`, ...)
 are Claude Code's; we read past them.

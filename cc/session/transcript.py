@@ -9,6 +9,8 @@ elsewhere), the next write starts with a newline so that its lines stay whole.
 
 The file is created on the first write (a session that records nothing leaves none).
 Lines chain through `parentUuid`, each to the line written before it by this writer.
+Lines written while a teammate acts (`cc.identity.current` set in the writing task) say
+who: `teamName` and `agentName`; others have neither.
 
 Tool results: `record_tool_result()` writes a result as soon as it exists; `record()` of
 the combined results message later writes only the results not yet on file. A result
@@ -26,6 +28,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cc.identity import current
 from cc.models.content_blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import (
     AssistantMessage,
@@ -253,6 +256,8 @@ class TranscriptWriter:
         chunks = []
         parent = self.last_uuid
         branch = self._branch.current()
+        who = current.get()
+        acting = {} if who is None else {"teamName": who.team, "agentName": who.name}
         for draft in drafts:
             line = {
                 "parentUuid": None if draft.root else parent,
@@ -264,6 +269,7 @@ class TranscriptWriter:
                 "gitBranch": branch,
                 **draft.fields,
                 **self.extra,
+                **acting,
                 "uuid": draft.uuid,
                 "timestamp": iso_timestamp(self._clock()),
             }

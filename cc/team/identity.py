@@ -1,22 +1,9 @@
-"""Who is acting: a teammate's identity, carried in a context variable so that tools,
-hooks, transcripts and logs of its task know it without being told."""
+"""The team's view of who is acting (the identity itself is `cc.identity.current`)."""
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from dataclasses import dataclass
-
+from cc.identity import current
 from cc.team.config import LEAD
-
-
-@dataclass(frozen=True)
-class Identity:
-    name: str
-    team: str
-    agent_id: str | None = None
-
-
-current: ContextVar[Identity | None] = ContextVar("cc_team_identity", default=None)
 
 
 def sender_name() -> str:

@@ -2,7 +2,7 @@
 
 A teammate is a background sub-agent with a name: its system prompt is the agent type's
 and a teammate note, it gets SendMessage (and no Agent, team or question tools), its
-identity (name, team, id) is in `cc.team.identity.current` inside its task, its inbox
+identity (name, team, id) is in `cc.identity.current` inside its task, its inbox
 feeds its requests, and the team's config follows its status: active while it works,
 idle (or failed) when a run ends (a letter wakes it), stopped when TaskStop ends it,
 done once its shutdown was approved.
@@ -13,8 +13,8 @@ from __future__ import annotations
 from string import Template
 from typing import TYPE_CHECKING
 
+from cc.identity import Identity, current
 from cc.team.config import NAME, Member
-from cc.team.identity import Identity, current
 from cc.team.session import team_of
 from cc.tools.base import ToolContext, ToolResult
 

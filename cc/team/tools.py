@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import ConfigDict
 
+from cc.identity import current
 from cc.team.config import LEAD, TeamFiles
-from cc.team.identity import current
 from cc.team.session import TEAM_TOOLS, TeamSession, team_of
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 import json
 import os
 import re
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from cc.identity import Identity, current
 from cc.models.content_blocks import (
     ImageBlock,
     RedactedThinkingBlock,
@@ -270,6 +272,27 @@ def test_resumed_writer_chains_onto_the_loaded_conversation(
     check_schema(lines)
     assert len(lines) == 3
     assert load_session(transcript).messages == [*first, more]
+
+
+def test_a_teammates_lines_say_who_and_load_like_any_other(
+    transcript: Path, make_writer: MakeWriter
+) -> None:
+    messages = every_kind()
+    with make_writer(transcript) as writer:
+        writer.sync(messages[:4])  # 8 lines: two prompts, four blocks, two results
+
+        def as_teammate() -> None:
+            current.set(Identity("alpha", "docs", "a0123456789abcdef"))
+            writer.sync(messages[4:])
+
+        contextvars.copy_context().run(as_teammate)
+    lines = read_lines(transcript)
+    check_schema(lines)
+    assert not any("teamName" in line or "agentName" in line for line in lines[:8])
+    assert len(lines) > 8 and all(
+        (line["teamName"], line["agentName"]) == ("docs", "alpha") for line in lines[8:])
+    loaded = load_session(transcript)
+    assert loaded.warnings == [] and loaded.messages == messages
 
 
 def test_compact_boundary_lines(transcript: Path, make_writer: MakeWriter) -> None:
