@@ -157,7 +157,7 @@ class Continuation:
         status, result = "failed", None
         try:
             await (run.run() if prompt is None else run.resume(prompt))
-            while run.status == "completed" and (late := run.mail()):
+            while run.status == "completed" and not run.closing and (late := run.mail()):
                 await run.resume("\n\n".join(late))
             status = "completed" if run.status == "completed" else "failed"
             result = run.report or (run.terminal.error if run.terminal else None)

@@ -4,6 +4,7 @@ SendMessage, the leader hears both and deletes the team (refused while they work
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -143,4 +144,86 @@ def test_a_message_wakes_an_idle_leader_and_taskstop_takes_a_name(project: Proje
                    if isinstance(b, dict) and "Successfully stopped task" in str(b.get("content")))
     assert stopped["task_type"] == "local_agent"
     assert stopped["task_id"] == members["alpha"]["agentId"]
+    assert not team_dir.exists()
+
+
+def test_a_letter_wakes_an_idle_teammate_and_a_shutdown_is_asked_and_approved(
+        project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"
+    api = project.api
+    team_dir = project.config / "teams" / "docs"
+    seen: dict[str, Any] = {}
+    part_two = "toolu_part_two"
+
+    def leader(body: dict[str, Any]) -> Reply:
+        sent = json.dumps(body["messages"])
+        results = results_of(body)
+        if '{"success": true, "team_name": "docs"}' in results:
+            return Reply("alpha did both parts and has shut down.")
+        if "shutdown_approved" in sent:
+            seen.setdefault("config_end", json.loads((team_dir / "config.json").read_text()))
+            seen.setdefault("alpha_inbox", json.loads(
+                (team_dir / "inboxes" / "alpha.json").read_text()))
+            return Reply([call("TeamDelete")])
+        if "part two done" in sent and sent.count("<task-notification>") >= 2 and \
+                not seen.get("asked"):
+            seen["asked"] = True
+            return Reply([call("SendMessage", to="alpha", summary="wrap up", message=json.dumps(
+                {"type": "shutdown_request", "reason": "both parts are done"}))])
+        if "part one done" in sent and "<task-notification>" in sent and part_two not in sent:
+            seen.setdefault("config_idle", json.loads((team_dir / "config.json").read_text()))
+            return Reply([tool_use("SendMessage", {"to": "alpha", "summary": "part two",
+                                                   "message": "PART-TWO: now do b.py"},
+                                   id=part_two)])
+        return Reply("Waiting for alpha.")
+
+    api.script(
+        Reply([call("TeamCreate", team_name="docs")]),
+        Reply([call("Agent", description="alpha part", prompt="ALPHA-TASK: document a.py",
+                    team_name="docs", name="alpha")]),
+        *[Dynamic(leader) for _ in range(12)],
+    )
+
+    def shutdown_answer(body: dict[str, Any]) -> Reply:
+        found = re.search(r"shutdown-\d+@alpha", json.dumps(body["messages"][-1]))
+        assert found, "the request id reaches alpha"
+        return Reply([call("SendMessage", to="team-lead", message=json.dumps(
+            {"type": "shutdown_response", "request_id": found.group(0), "approve": True}))])
+
+    alpha = api.route(
+        "ALPHA-TASK",
+        Reply([call("SendMessage", to="team-lead", summary="part one", message="part one done")]),
+        Reply("Reported part one."),
+        Reply([call("SendMessage", to="team-lead", summary="part two", message="part two done")]),
+        Reply("Reported part two."),
+        Dynamic(shutdown_answer),
+        Reply("never sent: the approved shutdown ends the run"))
+    run = project.run("-p", "document with alpha", "--output-format", "stream-json", "--verbose")
+    assert run.returncode == 0, run.stderr + run.stdout
+    api.assert_clean()
+    assert [r for r in run.records() if r["type"] == "result"][-1]["result"] == \
+        "alpha did both parts and has shut down."
+
+    # Idle after its first run; woken by the letter, its conversation intact.
+    idle = {m["name"]: m["status"] for m in seen["config_idle"]["members"]}
+    assert idle["alpha"] == "idle"
+    woken = alpha.requests[2].body["messages"]
+    assert woken[0]["content"][0]["text"] == "ALPHA-TASK: document a.py"
+    assert "part one done" in json.dumps(woken[1])
+    assert '<agent-message from=\\"team-lead\\" summary=\\"part two\\">' in json.dumps(woken[-1])
+    assert "PART-TWO: now do b.py" in json.dumps(woken[-1])
+    # Its second run was announced for the letter that started it.
+    notes = [n for body in api.bodies for n in re.findall(
+        r"<task-notification>.*?</task-notification>", json.dumps(body["messages"][-1]))]
+    assert any(f"<tool-use-id>{part_two}</tool-use-id>" in n for n in notes)
+    # The shutdown: asked, approved, the run ended with the answer, alpha done for good.
+    assert len(alpha.requests) == 5
+    assert {m["name"]: m["status"] for m in seen["config_end"]["members"]}["alpha"] == "done"
+    letters = seen["alpha_inbox"]
+    request = json.loads(letters[-1]["text"])
+    assert request["type"] == "shutdown_request" and request["from"] == "team-lead"
+    assert request["requestId"].endswith("@alpha") and request["reason"] == "both parts are done"
+    assert all(x["read"] for x in letters)
+    final = json.dumps(api.bodies[-1]["messages"])
+    assert "shutdown_approved" in final and request["requestId"] in final
     assert not team_dir.exists()
