@@ -222,6 +222,7 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
     runtime.options = resolve_options(args, runtime.settings)
     agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
                                        runtime.options.agents_json))
+    agent_tool.background_only = runtime.options.coordinator  # workers run in the background
     extra: list[Any] = [agent_tool, SendMessageTool()]  # continues the session's agents
     # Agent teams are on with CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1, as in Claude Code.
     if os.environ.get("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "").strip() == "1":
@@ -231,7 +232,7 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
         agent_tool.teammates = spawn_teammate
         extra.append(TeamCreateTool())
     built = await build_session_engine(runtime.options, runtime, extra_tools=extra)
-    agent_tool.available = built.engine.registry.names
+    agent_tool.available = (runtime.tool_pool or built.engine.registry).names
     from cc.agents.extractor import attach
 
     attach(built.engine)

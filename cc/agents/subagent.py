@@ -268,7 +268,8 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
                                        definition.system_prompt)
         system += _memory_section(runtime.memory_dir)
         system += list(extra_system)
-        tools = tuple(definition.tool_names(parent.registry.names)) + tuple(
+        pool = runtime.tool_pool or parent.registry
+        tools = tuple(definition.tool_names(pool.names)) + tuple(
             t for t in extra_tools if t in parent.registry)
     # A person watches the session (the REPL): a foreground agent's questions go to them,
     # as in Claude Code; in the background, or with nobody there, they are denied.

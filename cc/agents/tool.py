@@ -61,6 +61,8 @@ class AgentTool(Tool):
         #: Agent teams: who spawns a member (None: teams are off, and the schema hides
         #: `name`, `team_name` and `mode`).
         self.teammates: TeammateSpawner | None = None
+        #: Every agent runs in the background (coordinator mode).
+        self.background_only = False
 
     def input_schema(self) -> dict[str, Any]:
         schema = super().input_schema()
@@ -101,7 +103,8 @@ class AgentTool(Tool):
         if definition.inherits_context:  # the fork's prompt frames the directive
             prompt = Template(definition.system_prompt).substitute(directive=inp.prompt)
         request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
-                               model=inp.model, background=bool(inp.run_in_background))
+                               model=inp.model,
+                               background=bool(inp.run_in_background) or self.background_only)
         try:
             run = await launch(parent, definition, request)
         except (ValueError, RuntimeError) as exc:

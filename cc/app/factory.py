@@ -94,6 +94,13 @@ def main_spec(options: SessionOptions, runtime: Runtime, tool_names: Sequence[st
         append=options.append_system_prompt,
         commit_trailer=options.commit_trailer,
     )
+    if options.coordinator and options.system_prompt is None:
+        from cc.prompts import load_text
+        from cc.prompts.builder import PromptSection
+
+        at = next((i for i, s in enumerate(system) if not s.cacheable), len(system))
+        system.insert(at, PromptSection("coordinator", load_text("coordinator.md").strip(),
+                                        cacheable=True))  # with the static sections
     return AgentSpec(
         model=options.model,
         system=system,
@@ -121,6 +128,12 @@ async def build_session_engine(options: SessionOptions, runtime: Runtime,
     runtime.memory_dir = _memory_folder(runtime)
     permissions.memory_dir = runtime.memory_dir  # the main agent writes it unasked
     registry = build_registry(options.tools, permissions, extra_tools)
+    if options.coordinator:  # workers get every tool; the coordinator only delegates
+        from cc.app.options import COORDINATOR_TOOLS
+
+        runtime.tool_pool = registry
+        registry = _offered([t for n in registry.names if (t := registry.get(n))],
+                            COORDINATOR_TOOLS, permissions)
     spec = main_spec(options, runtime, registry.names)
     built = await build_engine(spec, runtime, permissions=permissions, registry=registry,
                          warnings=warnings)
@@ -147,9 +160,10 @@ async def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
     # A sub-agent reads the memory folder like any other, but writing there asks.
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
                                   warnings=[], shell_cwd=None, memory_dir=None)
-    if registry is None:  # the parent's tools, as the spec filters them
-        registry = _offered([t for n in parent.registry.names
-                             if (t := parent.registry.get(n)) is not None], spec.tools, context)
+    if registry is None:  # the session's tools, as the spec filters them
+        pool = runtime.tool_pool or parent.registry
+        registry = _offered([t for n in pool.names if (t := pool.get(n)) is not None],
+                            spec.tools, context)
     return await build_engine(spec, runtime, permissions=context, registry=registry,
                               parent=parent)
 

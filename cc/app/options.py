@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
+from cc.config.env import truthy
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
@@ -22,6 +23,12 @@ if TYPE_CHECKING:
 
 #: What commits written in a session end with (settings `includeCoAuthoredBy`).
 COMMIT_TRAILER = "Co-Authored-By: Claude <noreply@anthropic.com>"
+
+
+COORDINATOR_ENV = "CLAUDE_CODE_COORDINATOR_MODE"
+#: What a coordinator keeps: it delegates, follows its workers and keeps the task list.
+COORDINATOR_TOOLS = ("Agent", "SendMessage", "TaskStop", "TaskCreate", "TaskGet", "TaskList",
+                     "TaskUpdate")
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,8 @@ class SessionOptions:
     session_id: str | None = None
     #: `--agents`: custom sub-agents as a JSON object (its entries are checked when loaded).
     agents_json: str | None = None
+    #: Coordinator mode (`CLAUDE_CODE_COORDINATOR_MODE=1`): the main agent only delegates.
+    coordinator: bool = False
 
 
 def resolve_options(
@@ -77,6 +86,7 @@ def resolve_options(
         commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
         session_id=valid_uuid(args.session_id) if args.session_id else None,
         agents_json=_agents_json(args.agents),
+        coordinator=truthy(env.get(COORDINATOR_ENV)),
     )
 
 

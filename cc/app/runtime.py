@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from cc.sandbox.sandbox import Sandbox
     from cc.team.session import TeamSession
     from cc.tools.base import EngineRef
+    from cc.tools.registry import ToolRegistry
 
 
 @dataclass
@@ -33,6 +34,9 @@ class Runtime:
     sandbox: Sandbox | None = None
     #: The project's memory folder (None: memory is off).
     memory_dir: Path | None = None
+    #: Every tool of the session, where its agents take theirs from (None: the main
+    #: agent's; in coordinator mode the main agent has only the delegation tools).
+    tool_pool: ToolRegistry | None = None
     #: The team this session leads (TeamCreate makes it).
     team: TeamSession | None = None
     #: What flags, settings and environment asked of the session, once resolved.
