@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from cc.tools.agent_tasks import AgentTask, AgentTasks
 
 DEFAULT_TYPE = "general-purpose"
+#: How many times in a row idle hooks may send an agent back to work.
+MAX_IDLE_NUDGES = 8
 
 
 class AgentInput(ToolInput):
@@ -150,6 +152,9 @@ class Continuation:
     run: SubagentRun
     before: Callable[[], None] | None = None
     after: Callable[[str], None] | None = None
+    #: Asked when a run has ended well and no message waits: a text that keeps the
+    #: agent going (a teammate's TeammateIdle hooks), or None.
+    on_idle: Callable[[], Awaitable[str | None]] | None = None
 
     async def work(self, table: AgentTasks, entry: AgentTask, prompt: str | None) -> None:
         """One background run (the first when `prompt` is None), then more for as long
@@ -160,7 +165,15 @@ class Continuation:
         status, result = "failed", None
         try:
             await (run.run() if prompt is None else run.resume(prompt))
-            while run.status == "completed" and not run.closing and (late := run.mail()):
+            nudges = 0
+            while run.status == "completed" and not run.closing:
+                late = run.mail()  # messages that came too late for the run before
+                if not late and self.on_idle is not None and nudges < MAX_IDLE_NUDGES:
+                    nudge = await self.on_idle()
+                    nudges += 1
+                    late = [nudge] if nudge else []
+                if not late:
+                    break
                 await run.resume("\n\n".join(late))
             status = "completed" if run.status == "completed" else "failed"
             result = run.report or (run.terminal.error if run.terminal else None)
@@ -194,6 +207,7 @@ def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id
 def run_in_background(run: SubagentRun, ctx: ToolContext, *,
                       before: Callable[[], None] | None = None,
                       after: Callable[[str], None] | None = None,
+                      on_idle: Callable[[], Awaitable[str | None]] | None = None,
                       name: str | None = None) -> ToolResult:
     """Start `run` as a background task; `before` runs first inside it (a teammate sets
     its identity there), `after` gets how it ended."""
@@ -205,7 +219,7 @@ def run_in_background(run: SubagentRun, ctx: ToolContext, *,
     output = _output_file(run, ctx)
     entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output,
                       name=name)
-    handle = Continuation(run, before, after)
+    handle = Continuation(run, before, after, on_idle)
     entry.handle = handle
     table.start(entry, handle.work(table, entry, None))
     lines = [

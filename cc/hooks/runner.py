@@ -289,6 +289,16 @@ class HookRunner:
         payload = {"trigger": trigger, "custom_instructions": custom_instructions}
         return await self.run("PreCompact", payload, trigger)
 
+    async def teammate_idle(self, teammate_name: str, team_name: str) -> str | None:
+        """A teammate is about to go idle: the feedback that keeps it working (exit 2 or
+        `decision: "block"`), or None to let it rest; `continue: false` lets it rest too."""
+        out = await self.run("TeammateIdle", {"teammate_name": teammate_name,
+                                              "team_name": team_name})
+        self._messages.extend(out.user_messages)
+        if out.stop or not out.blocked:
+            return None
+        return "TeammateIdle hook feedback:\n" + (out.reason or "Keep working.")
+
     async def task_created(self, task_id: str, subject: str, description: str) -> HookOutcome:
         """A task was just created. blocked → undo it (the reason goes to the model)."""
         return await self._task_event("TaskCreated", task_id, subject, description)

@@ -62,4 +62,8 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
         ended = {"completed": "idle", "killed": "stopped"}.get(status, "failed")
         session.files.set_status(name, "done" if run.closing else ended)
 
-    return run_in_background(run, ctx, before=before, after=after, name=name)
+    async def on_idle() -> str | None:
+        hooks = run.engine.hooks
+        return await hooks.teammate_idle(name, session.name) if hooks is not None else None
+
+    return run_in_background(run, ctx, before=before, after=after, on_idle=on_idle, name=name)

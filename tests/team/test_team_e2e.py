@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -227,3 +228,50 @@ def test_a_letter_wakes_an_idle_teammate_and_a_shutdown_is_asked_and_approved(
     final = json.dumps(api.bodies[-1]["messages"])
     assert "shutdown_approved" in final and request["requestId"] in final
     assert not team_dir.exists()
+
+
+IDLE_HOOK = """\
+import json, pathlib, sys
+data = json.load(sys.stdin)
+log = pathlib.Path(sys.argv[1])
+with log.open("a") as f:
+    f.write(json.dumps(data) + "\\n")
+if len(log.read_text().splitlines()) == 1:
+    print("write the summary too", file=sys.stderr)
+    sys.exit(2)
+"""
+
+
+def test_a_teammate_idle_hook_sends_it_back_to_work(project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"
+    api = project.api
+    log = project.root / "idle.jsonl"
+    script = project.root / "idle_hook.py"
+    script.write_text(IDLE_HOOK)
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps({"hooks": {"TeammateIdle": [{"hooks": [
+        {"type": "command", "command": f"{sys.executable} {script} {log}"}]}]}}))
+
+    def leader(body: dict[str, Any]) -> Reply:
+        if "<task-notification>" in json.dumps(body["messages"][-1]):
+            return Reply("alpha wrote the summary.")
+        return Reply("Waiting for alpha.")
+
+    api.script(
+        Reply([call("TeamCreate", team_name="docs")]),
+        Reply([call("Agent", description="alpha part", prompt="ALPHA-TASK: document a.py",
+                    team_name="docs", name="alpha")]),
+        *[Dynamic(leader) for _ in range(4)],
+    )
+    alpha = api.route("ALPHA-TASK", Reply("a.py documented."), Reply("Summary written."))
+    run = project.run("-p", "document a.py", "--output-format", "json")
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert run.json()["result"] == "alpha wrote the summary."
+    assert len(alpha.requests) == 2
+    nudge = json.dumps(alpha.requests[1].body["messages"][-1])
+    assert "TeammateIdle hook feedback" in nudge and "write the summary too" in nudge
+    inputs = [json.loads(line) for line in log.read_text().splitlines()]
+    assert len(inputs) == 2  # blocked once, then let it rest
+    assert all(i["hook_event_name"] == "TeammateIdle" and i["teammate_name"] == "alpha"
+               and i["team_name"] == "docs" for i in inputs)
