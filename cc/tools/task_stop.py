@@ -42,8 +42,7 @@ class TaskStopTool(Tool):
         if not task_id:
             return ToolResult.error("The required parameter `task_id` is missing")
         agents = ctx.agent_tasks
-        task_id = _member_id(ctx, task_id)
-        if agents is not None and (agent := agents.get(task_id)) is not None:
+        if agents is not None and (agent := agents.find(task_id)) is not None:  # id or name
             return await _stop_agent(agents, agent)
         tasks = ctx.background_tasks()
         task = tasks.get(task_id)
@@ -60,15 +59,6 @@ class TaskStopTool(Tool):
             "command": task.command,
         }
         return ToolResult(message, data=data, summary=f"stopped {task_id}")
-
-
-def _member_id(ctx: ToolContext, name: str) -> str:
-    """A teammate's agent id for its name (TaskStop takes either); else `name`."""
-    runtime = ctx.engine_ref.get().runtime if ctx.engine_ref is not None and \
-        ctx.engine_ref.bound else None
-    team = getattr(runtime, "team", None)
-    members = getattr(team, "members", None)
-    return members.get(name, name) if isinstance(members, dict) else name
 
 
 async def _stop_agent(agents: AgentTasks, agent: AgentTask) -> ToolResult:
