@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from cc.tools.agent_tasks import AgentTask, AgentTasks
 
 DEFAULT_TYPE = "general-purpose"
+#: The names agents (and teammates) may be given: safe as file names.
+AGENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 #: How many times in a row idle hooks may send an agent back to work.
 MAX_IDLE_NUDGES = 8
 
@@ -93,7 +96,18 @@ class AgentTool(Tool):
         if inp.team_name or inp.name:
             if self.teammates is None:
                 return ToolResult.error("Agent teams are not available in this session.")
-            return await self.teammates(self, inp, ctx)
+            runtime = parent.runtime
+            if inp.team_name or (runtime is not None and runtime.team is not None):
+                return await self.teammates(self, inp, ctx)
+            # No team: a named background agent, which SendMessage reaches by its name.
+            if not AGENT_NAME.match(inp.name or ""):
+                return ToolResult.error("An agent's name is letters, digits, '-' and '_', at "
+                                        "most 64, starting with a letter or digit.")
+            table = ctx.agent_tasks
+            if table is not None and (same := table.find(inp.name or "")) is not None \
+                    and same.status == "running":
+                return ToolResult.error(f"An agent named {inp.name!r} is at work already "
+                                        f"({same.id}).")
         agent_type = inp.subagent_type or DEFAULT_TYPE
         definition = self.catalog.get(agent_type)
         if definition is None:
@@ -104,15 +118,15 @@ class AgentTool(Tool):
         prompt = inp.prompt
         if definition.inherits_context:  # the fork's prompt frames the directive
             prompt = Template(definition.system_prompt).substitute(directive=inp.prompt)
+        background = bool(inp.run_in_background or inp.name) or self.background_only
         request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
-                               model=inp.model,
-                               background=bool(inp.run_in_background) or self.background_only)
+                               model=inp.model, background=background)
         try:
             run = await launch(parent, definition, request)
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
         if request.background:
-            return run_in_background(run, ctx)
+            return run_in_background(run, ctx, name=inp.name)
         try:
             await run.run(ctx.emit)
         except BaseException:

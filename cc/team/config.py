@@ -7,17 +7,17 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cc.agents.tool import AGENT_NAME
 from cc.team.files import read_json, update_json
 
 LEAD = "team-lead"
 #: Names of teams and members: safe as file names, as Claude Code's `name` pattern.
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+NAME = AGENT_NAME
 STATUSES = ("active", "idle", "failed", "done", "stopped")
 
 

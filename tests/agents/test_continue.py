@@ -98,3 +98,29 @@ def test_a_message_to_a_working_agent_joins_its_next_request(project: Project) -
     assert len(worker.requests) == 2
     last = json.dumps(worker.requests[1].body["messages"][-1])
     assert "ALSO: mention z" in last and "while you were working" in last
+
+
+def test_a_named_agent_without_a_team_is_reached_by_its_name(project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"  # `name` is in the schema
+    api = project.api
+
+    def last(body: dict[str, Any]) -> Reply:
+        assert "Resuming agent worker1" in json.dumps(body["messages"])
+        (note,) = notifications(body)
+        assert "second part done" in note
+        return Reply("Both parts are done.")
+
+    api.script(
+        Reply([tool_use("Agent", {"description": "part one", "prompt": "NAMED-TASK: part one",
+                                  "name": "worker1"})]),
+        Reply("Started worker1."),
+        Reply([tool_use("SendMessage", {"to": "worker1", "message": "now part two"})]),
+        Reply("Asked worker1 for part two."),
+        Dynamic(last),
+    )
+    worker = api.route("NAMED-TASK", Reply("first part done"), Reply("second part done"))
+    run = project.run("-p", "two parts", "--output-format", "json")
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert run.json()["result"] == "Both parts are done."
+    assert len(worker.requests) == 2
+    assert not (project.config / "teams").exists()  # no team was made
