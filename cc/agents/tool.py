@@ -150,6 +150,7 @@ async def _keep(run: SubagentRun, ctx: ToolContext) -> None:
                       None, status="completed", result=run.report, announce=False)
     entry.handle = Continuation(run)
     table.keep(entry)
+    await table.trim()
 
 
 def _summary(run: SubagentRun) -> str:
@@ -203,6 +204,7 @@ class Continuation:
             table.finish(entry, status, result)
             if run.closing:
                 await table.forget(entry)
+            await table.trim()
 
     async def aclose(self) -> None:
         await self.run.aclose()

@@ -18,6 +18,9 @@ from typing import Any, Literal, Protocol
 
 AgentStatus = Literal["running", "completed", "failed", "killed"]
 TASK_TYPE = "local_agent"
+#: How many unnamed agents that ended stay open to be continued (the oldest close first;
+#: named ones, teammates among them, stay until the session ends).
+MAX_KEPT = 32
 
 
 class AgentHandle(Protocol):
@@ -134,6 +137,12 @@ class AgentTasks:
         await asyncio.gather(*(a.task for a in self._agents.values() if a.task is not None),
                              return_exceptions=True)
         await self.forget(*self._agents.values())
+
+    async def trim(self, keep: int = MAX_KEPT) -> None:
+        """Close the oldest unnamed agents that ended, beyond `keep` of them."""
+        ended = [a for a in self._agents.values()
+                 if a.status != "running" and a.handle is not None and a.name is None]
+        await self.forget(*ended[: max(0, len(ended) - keep)])
 
     async def forget(self, *entries: AgentTask) -> None:
         """Close these agents (that have ended) for good: they can no longer continue."""
