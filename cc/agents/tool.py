@@ -162,11 +162,11 @@ def _summary(run: SubagentRun) -> str:
 class Continuation:
     """An agent of the session that may run again: its run, and what each of its runs
     does first (`before`: a teammate sets its identity) and last (`after`: how it
-    ended)."""
+    ended; what it returns is added to the notification's result)."""
 
     run: SubagentRun
     before: Callable[[], None] | None = None
-    after: Callable[[str], None] | None = None
+    after: Callable[[str], str | None] | None = None
     #: Asked when a run has ended well and no message waits: a text that keeps the
     #: agent going (a teammate's TeammateIdle hooks), or None.
     on_idle: Callable[[], Awaitable[str | None]] | None = None
@@ -199,8 +199,10 @@ class Continuation:
             result = f"{type(exc).__name__}: {exc}"
         finally:
             entry.tokens, entry.tool_uses = run.tokens, run.tool_uses
-            if self.after is not None:
-                self.after(status)  # before the news spreads: whoever wakes sees it
+            if self.after is not None:  # before the news spreads: whoever wakes sees it
+                note = self.after(status)
+                if note:
+                    result = f"{result}\n\n{note}" if result else note
             table.finish(entry, status, result)
             if run.closing:
                 await table.forget(entry)
@@ -222,11 +224,12 @@ def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id
 
 def run_in_background(run: SubagentRun, ctx: ToolContext, *,
                       before: Callable[[], None] | None = None,
-                      after: Callable[[str], None] | None = None,
+                      after: Callable[[str], str | None] | None = None,
                       on_idle: Callable[[], Awaitable[str | None]] | None = None,
                       name: str | None = None) -> ToolResult:
     """Start `run` as a background task; `before` runs first inside it (a teammate sets
-    its identity there), `after` gets how it ended."""
+    its identity there), `after` gets how it ended (and may add a note to its
+    notification)."""
     from cc.tools.agent_tasks import AgentTask
 
     table = ctx.agent_tasks

@@ -332,12 +332,18 @@ def _sandbox(runtime: Runtime, permissions: PermissionContext,
 
 
 def _task_list(runtime: Runtime, session_id: Callable[[], str]) -> TaskStore:
-    """The session's task list, `<config>/tasks/<list id>/`: the session id, unless
-    `CLAUDE_CODE_TASK_LIST_ID` names a list to share. Its folder is made on the first
-    write, so a session that never uses the task tools leaves nothing behind."""
+    """The session's task list, `<config>/tasks/<list id>/`: the session id, the team's
+    name while the session leads a team (decided at each use: after TeamDelete it is the
+    session's again), unless `CLAUDE_CODE_TASK_LIST_ID` names a list to share. Its folder
+    is made on the first write, so a session that never uses the task tools leaves
+    nothing behind."""
     from cc.tasks.store import TaskStore, list_id_for
 
-    return TaskStore(runtime.config_dir / "tasks", lambda: list_id_for(session_id()))
+    def list_id() -> str:
+        team = runtime.team
+        return list_id_for(session_id(), team=team.name if team is not None else None)
+
+    return TaskStore(runtime.config_dir / "tasks", list_id)
 
 
 def _transcript(spec: AgentSpec, path: Path, runtime: Runtime) -> TranscriptWriter:

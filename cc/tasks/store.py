@@ -16,7 +16,7 @@ already removed (`TaskStore.list` leaves out links to tasks that do not exist).
 
 Nothing is created until the first write: reading a list that does not exist yet is
 an empty list. The folder is found when it is needed, through `list_id()`, so the
-list can follow the session id (which /clear changes).
+list can follow the session id (which /clear changes) or the team the session leads.
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ from typing import Any
 
 from cc.atomic import fsync_dir, write_atomic
 
-__all__ = ["LIST_ID_ENV", "Task", "TaskStore", "UnknownTask", "canonical_id", "list_id_for"]
+__all__ = ["LIST_ID_ENV", "Task", "TaskStore", "UnknownTask", "canonical_id", "chosen_list_id",
+           "list_id_for"]
 
 #: Set (in the environment or the settings' `env`), every session uses this list.
 LIST_ID_ENV = "CLAUDE_CODE_TASK_LIST_ID"
@@ -52,12 +53,20 @@ class UnknownTask(LookupError):
         self.task_id = task_id
 
 
-def list_id_for(session_id: str, env: Mapping[str, str] | None = None) -> str:
-    """The list a session works on: `CLAUDE_CODE_TASK_LIST_ID` if set, else the session's
-    own. Characters that could leave the tasks folder are replaced by `-`."""
+def list_id_for(session_id: str, env: Mapping[str, str] | None = None, *,
+                team: str | None = None) -> str:
+    """The list a session works on: `CLAUDE_CODE_TASK_LIST_ID` if set, else the team's
+    while the session leads one (its name: leader and members share it), else the
+    session's own."""
+    return chosen_list_id(env) or team or session_id
+
+
+def chosen_list_id(env: Mapping[str, str] | None = None) -> str | None:
+    """`CLAUDE_CODE_TASK_LIST_ID`, if set; characters that could leave the tasks folder
+    are replaced by `-`."""
     env = os.environ if env is None else env
     chosen = _UNSAFE.sub("-", env.get(LIST_ID_ENV, "").strip())
-    return session_id if chosen in ("", ".", "..") else chosen
+    return None if chosen in ("", ".", "..") else chosen
 
 
 @dataclass
@@ -195,6 +204,24 @@ class TaskStore:
                     _write(folder, other)
             fsync_dir(folder)
         return task
+
+    def release(self, *owners: str) -> list[Task]:
+        """Hand back the work of a member that will not finish it: each task owned by one
+        of `owners` (a name or an agent id) and not completed goes back to `pending` with
+        no owner, for someone else to claim. Nothing else changes. The tasks released,
+        as they are now, by id."""
+        folder = self.folder
+        wanted = {o for o in owners if o}
+        if not wanted or not folder.is_dir():
+            return []  # no list yet: nothing to release, and nothing to create
+        released: list[Task] = []
+        with self._locked(folder, write=True):
+            for task in _read_all(folder):
+                if task.owner in wanted and task.status != "completed":
+                    task.status, task.owner = "pending", None
+                    _write(folder, task)
+                    released.append(task)
+        return released
 
     # -- the lock --------------------------------------------------------------------
 

@@ -1,7 +1,12 @@
 """A team as the session lives it: its files, its leader's engine, its members' runs,
 and the second wiring of the leader (the team tools registered when the team is made,
 taken away when it is deleted). It routes SendMessage's team addresses: a letter goes
-to the member's mailbox, and a member that is idle is woken by it."""
+to the member's mailbox, and a member that is idle is woken by it.
+
+While the session leads the team, its task list is the team's (`<config>/tasks/<team>/`,
+see `cc.app.factory`): the leader and every member see one list. A member whose run
+crashes (fails or is stopped) hands its unfinished tasks back (`release_tasks`), and
+TeamDelete removes the list with the team."""
 
 from __future__ import annotations
 
@@ -20,6 +25,7 @@ if TYPE_CHECKING:
     from cc.agents.send_message import SendMessageInput
     from cc.agents.subagent import SubagentRun
     from cc.core.query_engine import QueryEngine
+    from cc.tasks.store import TaskStore
     from cc.tools.agent_tasks import AgentTask, AgentTasks
 
 #: The tools a team brings to its leader (SendMessage is re-wired for the team).
@@ -41,6 +47,28 @@ class TeamSession:
     def table(self) -> AgentTasks | None:
         """The leader's agents: the members' runs are among them."""
         return self.leader.executor.ctx.agent_tasks
+
+    @property
+    def tasks(self) -> TaskStore | None:
+        """The session's task list: the team's while the team lasts."""
+        return self.leader.executor.ctx.task_list
+
+    def release_tasks(self, member: str, agent_id: str | None = None) -> str | None:
+        """`member` ended without finishing: its tasks not completed go back to pending
+        with no owner (`TaskStore.release`). The note for the leader, or None if it held
+        none."""
+        store = self.tasks
+        if store is None:
+            return None
+        try:
+            released = store.release(member, *([agent_id] if agent_id else []))
+        except OSError as exc:
+            return f"The tasks {member} owned could not be released: {exc}"
+        if not released:
+            return None
+        ids = ", ".join(f"#{t.id}" for t in released)
+        return (f"Released the tasks {member} owned and had not completed ({ids}): they are "
+                "pending again with no owner, for another member to claim.")
 
     def inbox(self, member: str) -> Mailbox:
         return Mailbox(inbox_path(self.files.dir, member))
@@ -143,11 +171,17 @@ class TeamSession:
         return ToolResult(json.dumps(data), data=data, summary=kind.replace("_", " "))
 
     async def delete(self) -> None:
-        """The team is over: its members' agents close, its folder goes."""
+        """The team is over: its members' agents close, its folder goes, and so does its
+        task list (not a list `CLAUDE_CODE_TASK_LIST_ID` chose, which outlives it)."""
+        from cc.tasks.store import chosen_list_id
+
         table = self.table
         if table is not None:
             await table.forget(*(e for n in self.members if (e := self.entry(n)) is not None))
         shutil.rmtree(self.files.dir, ignore_errors=True)
+        store = self.tasks
+        if store is not None and chosen_list_id() is None:
+            shutil.rmtree(store.root / self.name, ignore_errors=True)
 
 
 def _run_of(entry: AgentTask | None) -> SubagentRun | None:

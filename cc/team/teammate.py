@@ -5,7 +5,9 @@ and a teammate note, it gets SendMessage (and no Agent, team or question tools),
 identity (name, team, id) is in `cc.identity.current` inside its task, its inbox
 feeds its requests, and the team's config follows its status: active while it works,
 idle (or failed) when a run ends (a letter wakes it), stopped when TaskStop ends it,
-done once its shutdown was approved.
+done once its shutdown was approved. A run that fails or is stopped hands the tasks it
+owned and had not completed back to the team's list, and the leader's notification says
+which.
 """
 
 from __future__ import annotations
@@ -58,9 +60,12 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
     def before() -> None:
         current.set(identity)  # inside the teammate's task: its tools know who acts
 
-    def after(status: str) -> None:
+    def after(status: str) -> str | None:
         ended = {"completed": "idle", "killed": "stopped"}.get(status, "failed")
         session.files.set_status(name, "done" if run.closing else ended)
+        if status == "completed":
+            return None
+        return session.release_tasks(name, run.agent_id)  # it crashed: its work is free
 
     async def on_idle() -> str | None:
         hooks = run.engine.hooks

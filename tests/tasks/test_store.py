@@ -138,6 +138,52 @@ def test_list_id_env_overrides_the_session_and_stays_inside_the_folder() -> None
     assert list_id_for("sess", {"CLAUDE_CODE_TASK_LIST_ID": ".."}) == "sess"
 
 
+def test_a_team_s_list_is_named_after_it_unless_the_env_chooses() -> None:
+    assert list_id_for("sess", {}, team="docs") == "docs"
+    assert list_id_for("sess", {}, team=None) == "sess"
+    assert list_id_for("sess", {"CLAUDE_CODE_TASK_LIST_ID": "mine"}, team="docs") == "mine"
+
+
+# --- releasing a member's work -----------------------------------------------------------
+
+
+def claim(owner: str | None, status: str) -> Callable[[Task], None]:
+    def change(task: Task) -> None:
+        task.owner, task.status = owner, status
+    return change
+
+
+def test_release_hands_back_only_the_owner_s_unfinished_tasks(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    for name in "ABCDEFG":
+        store.create(name, f"do {name}", active_form=f"Doing {name}")
+    store.delete("7")  # a high-water mark to keep
+    store.update("1", claim("alpha", "in_progress"), add_blocks=["5"])
+    store.update("2", claim("alpha", "completed"))
+    store.update("3", claim("beta", "in_progress"))
+    store.update("4", claim("alpha", "pending"))
+    store.update("6", claim("a1b2c3", "in_progress"))  # owned by alpha's agent id
+    before = on_disk(store.folder)
+
+    released = store.release("alpha", "a1b2c3")
+    assert [(t.id, t.status, t.owner) for t in released] == [
+        ("1", "pending", None), ("4", "pending", None), ("6", "pending", None)]
+    after = on_disk(store.folder)
+    for name in ("1.json", "4.json", "6.json"):
+        expected = {k: v for k, v in before[name].items() if k != "owner"}
+        assert after[name] == expected | {"status": "pending"}  # links and the rest kept
+    unchanged = {k: v for k, v in before.items() if k not in ("1.json", "4.json", "6.json")}
+    assert {k: after[k] for k in unchanged} == unchanged  # the mark, the lock, the others
+    assert after[".highwatermark"] == "7" and store.create("H", "").id == "8"
+    assert store.release("alpha") == [] and store.release() == []
+
+
+def test_release_of_a_list_not_made_yet_makes_nothing(tmp_path: Path) -> None:
+    store = store_at(tmp_path)
+    assert store.release("alpha") == []
+    assert not (tmp_path / "tasks").exists()
+
+
 # --- several writers at once -----------------------------------------------------------
 
 
@@ -205,3 +251,46 @@ def test_processes_creating_at_once_get_unique_ids(tmp_path: Path) -> None:
         first, *_, last = out.split()
         assert last in tasks[first].blocks and tasks[last].blocked_by == [first]
         assert tasks[first].owner is not None
+
+
+def test_a_release_racing_other_writers_loses_no_change(tmp_path: Path) -> None:
+    """Members writing their own tasks while a crashed one's are released: each
+    read-modify-write holds the lock, so no change overwrites another."""
+    store = store_at(tmp_path)
+    count = 100
+    for i in range(count):
+        store.create(f"t{i}", "")
+        store.update(str(i + 1), claim("alpha" if i % 2 == 0 else "beta", "in_progress"))
+    barrier = threading.Barrier(3)
+    released: list[str] = []
+
+    def note(task_id: str) -> Callable[[Task], None]:
+        def change(task: Task) -> None:
+            task.metadata = {"seen": task_id}
+        return change
+
+    def touch_every_task() -> None:  # a member annotating every task, one by one
+        barrier.wait()
+        for i in range(1, count + 1):
+            store.update(str(i), note(str(i)))
+
+    def beta_finishes() -> None:
+        barrier.wait()
+        for i in range(2, count + 1, 2):
+            store.update(str(i), status_to("completed"))
+
+    def crash() -> None:
+        barrier.wait()
+        released.extend(t.id for t in store.release("alpha"))
+
+    with ThreadPoolExecutor(3) as pool:
+        for future in [pool.submit(f) for f in (touch_every_task, beta_finishes, crash)]:
+            future.result()
+    assert sorted(released, key=int) == [str(i) for i in range(1, count + 1, 2)]
+    assert_whole(store.folder, count)
+    for task in store.list():
+        assert task.metadata == {"seen": task.id}, task
+        if int(task.id) % 2:
+            assert (task.status, task.owner) == ("pending", None), task
+        else:
+            assert (task.status, task.owner) == ("completed", "beta"), task
