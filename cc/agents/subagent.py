@@ -112,6 +112,8 @@ class SubagentRun:
         self.tool_uses, counted = 0, child.usage.snapshot()
         try:
             first = prompt is None
+            if not first:
+                self._write_meta(finished=False)  # at work again
             if first and not self.definition.inherits_context:
                 # A fork's directive is in place. The brief is not a person's prompt: no
                 # UserPromptSubmit hooks run on it.
