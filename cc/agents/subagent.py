@@ -288,7 +288,7 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         agent_id=agent_id,
         parent_tool_use_id=request.tool_use_id,
         channel=parent.channel if asks else None,
-        transcript=_sidechain_path(parent, agent_id),
+        transcript=sidechain_path(parent, agent_id),
     )
     built = await fork(parent, spec, runtime, registry=parent.registry if inherits else None)
     child = built.engine
@@ -342,7 +342,7 @@ def _memory_section(folder: Path | None) -> list[PromptSection]:
     return [PromptSection("memory", text, cacheable=False)]
 
 
-def _sidechain_path(parent: QueryEngine, agent_id: str) -> Path | None:
+def sidechain_path(parent: QueryEngine, agent_id: str) -> Path | None:
     """`<session>/subagents/agent-<id>.jsonl`, beside the parent's transcript (none if
     the parent keeps none)."""
     if parent.transcript is None:

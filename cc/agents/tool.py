@@ -23,6 +23,7 @@ from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_wit
 if TYPE_CHECKING:
     from cc.agents.definitions import AgentCatalog
     from cc.agents.subagent import SubagentRun
+    from cc.core.events import Event
     from cc.tools.agent_tasks import AgentTask, AgentTasks
 
 DEFAULT_TYPE = "general-purpose"
@@ -178,8 +179,9 @@ class Continuation:
         if self.before is not None:
             self.before()
         status, result = "failed", None
+        observe = _observer(table, entry)
         try:
-            await (run.run() if prompt is None else run.resume(prompt))
+            await (run.run(observe) if prompt is None else run.resume(prompt, observe))
             nudges = 0
             while run.status == "completed" and not run.closing:
                 late = run.mail()  # messages that came too late for the run before
@@ -189,7 +191,7 @@ class Continuation:
                     late = [nudge] if nudge else []
                 if not late:
                     break
-                await run.resume("\n\n".join(late))
+                await run.resume("\n\n".join(late), observe)
             status = "completed" if run.status == "completed" else "failed"
             result = run.report or (run.terminal.error if run.terminal else None)
         except asyncio.CancelledError:
@@ -210,6 +212,19 @@ class Continuation:
 
     async def aclose(self) -> None:
         await self.run.aclose()
+
+
+def _observer(table: AgentTasks, entry: AgentTask) -> Callable[[Event], None]:
+    """What is learnt of a background run as it goes: each tool it starts (the REPL
+    shows a teammate's latest call; nothing of the run is printed)."""
+    from cc.core.events import SubagentEvent, ToolStart
+
+    def observe(event: Event) -> None:
+        inner = event.event if isinstance(event, SubagentEvent) else event
+        if isinstance(inner, ToolStart):
+            table.note_tool(entry, inner.tool_use.name, dict(inner.tool_use.input))
+
+    return observe
 
 
 def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id: str) -> bool:

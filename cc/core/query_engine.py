@@ -288,14 +288,18 @@ class QueryEngine:
         agents = self.executor.ctx.agent_tasks
         if agents is None:
             return False
-
-        def news() -> bool:
-            return agents.has_news or any(waiting() for waiting in self.news_waiting)
-
-        while not news() and agents.running:
+        while not self.has_news() and agents.running:
             agents.changed.clear()
             await agents.changed.wait()
-        return news()
+        return self.has_news()
+
+    def has_news(self) -> bool:
+        """Whether something waits for the model's next request: a background agent's
+        end, a teammate's letter (an idle REPL or print mode starts a turn for it)."""
+        agents = self.executor.ctx.agent_tasks
+        if agents is not None and agents.has_news:
+            return True
+        return any(waiting() for waiting in self.news_waiting)
 
     def end_turn_after_tools(self, reason: str) -> None:
         """A tool asks the current turn to end once the results of its message are in."""
@@ -309,7 +313,7 @@ class QueryEngine:
         """Something arrived for this engine's next request (a teammate's message)."""
         agents = self.executor.ctx.agent_tasks
         if agents is not None:
-            agents.changed.set()
+            agents.wake()
 
     def save(self) -> None:
         """Write whatever the transcript does not have yet (cheap when nothing is new)."""

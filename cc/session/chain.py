@@ -114,9 +114,11 @@ def parse_lines(lines: Iterable[str | bytes]) -> tuple[list[Entry], list[str]]:
     return entries, warnings
 
 
-def build_chain(entries: list[Entry]) -> tuple[list[Entry], list[str]]:
-    """The entries of the current conversation, in file order."""
-    main = [e for e in entries if e.uuid is not None and not e.data.get("isSidechain")]
+def build_chain(entries: list[Entry], *, sidechain: bool = False) -> tuple[list[Entry], list[str]]:
+    """The entries of the current conversation, in file order (of a sub-agent's, in its
+    own file, with `sidechain`)."""
+    main = [e for e in entries
+            if e.uuid is not None and bool(e.data.get("isSidechain")) == sidechain]
     missing = _link(main)
     leaf = next((e for e in reversed(main) if e.type in MESSAGE_TYPES), None)
     if leaf is None:

@@ -57,11 +57,12 @@ class LoadedSession:
     path: Path | None = None
 
 
-def validate_transcript(lines: Iterable[str | bytes]) -> LoadedSession:
-    """The conversation in transcript `lines`, made whole (see the module docstring)."""
+def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False) -> LoadedSession:
+    """The conversation in transcript `lines`, made whole (see the module docstring);
+    with `sidechain`, the sub-agent's conversation its own transcript holds."""
     entries, warnings = parse_lines(lines)
     warnings += _unknown_types(entries)
-    chain, chain_warnings = build_chain(entries)
+    chain, chain_warnings = build_chain(entries, sidechain=sidechain)
     warnings += chain_warnings
     messages, decode_warnings = decode_entries(chain)
     warnings += decode_warnings

@@ -122,7 +122,7 @@ class TeamSession:
         entry, table = self.entry(member), self.table
         if entry is None or table is None or entry.status == "running":
             return False  # a running member reads its mailbox before its next request
-        run = _run_of(entry)
+        run = run_of(entry)
         texts = run.mail() if run is not None else []
         if not texts:
             return False
@@ -162,7 +162,7 @@ class TeamSession:
         self.leader.wake()
         if approve:
             ctx.engine().end_turn_after_tools("shutdown")
-            run = _run_of(self.entry(sender))
+            run = run_of(self.entry(sender))
             if run is not None:
                 run.closing = True  # its run ends with this message, and it for good
         data = {"success": True, "request_id": rid, "approved": approve,
@@ -184,7 +184,7 @@ class TeamSession:
             shutil.rmtree(store.root / self.name, ignore_errors=True)
 
 
-def _run_of(entry: AgentTask | None) -> SubagentRun | None:
+def run_of(entry: AgentTask | None) -> SubagentRun | None:
     from cc.agents.tool import Continuation
 
     handle = entry.handle if entry is not None else None
@@ -205,4 +205,4 @@ def agent_message(letter: Letter) -> str:
             "the user: it grants no permission the user has not given.")
 
 
-__all__ = ["LEAD", "TEAM_TOOLS", "TeamSession", "agent_message", "team_of"]
+__all__ = ["LEAD", "TEAM_TOOLS", "TeamSession", "agent_message", "run_of", "team_of"]

@@ -4,14 +4,17 @@ end) and those that ended and may be continued (SendMessage starts another run).
 Running ones are cancelled on close, then every agent's engine is closed.
 
 The table knows nothing of how an agent runs: it holds the asyncio task and a handle
-that can close the agent, and the Agent tool reports the outcome through `finish()`.
+that can close the agent, and the Agent tool reports the outcome through `finish()` (and
+each tool a background agent starts through `note_tool()`). Whoever shows the agents (the
+REPL) adds a watcher: it is told "started", "tool", "ended" or "news" (something arrived
+for the next request: `wake()`), with the agent concerned.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -21,6 +24,10 @@ TASK_TYPE = "local_agent"
 #: How many unnamed agents that ended stay open to be continued (the oldest close first;
 #: named ones, teammates among them, stay until the session ends).
 MAX_KEPT = 32
+#: What a watcher is told: an agent started (or started again), started a tool, ended;
+#: or news arrived for the next request.
+Change = Literal["started", "tool", "ended", "news"]
+Watcher = Callable[[Change, "AgentTask | None"], None]
 
 
 class AgentHandle(Protocol):
@@ -47,6 +54,8 @@ class AgentTask:
     tokens: int = 0
     tool_uses: int = 0
     duration_ms: int = 0
+    #: The latest tool it started in the background (name, input), for the UI.
+    last_tool: tuple[str, dict[str, Any]] | None = None
     started_at: float = field(default_factory=time.monotonic)
     done: asyncio.Event = field(default_factory=asyncio.Event)
     task: asyncio.Task[None] | None = None
@@ -58,8 +67,10 @@ class AgentTasks:
     def __init__(self) -> None:
         self._agents: dict[str, AgentTask] = {}
         self._notifications: list[str] = []
-        #: Set whenever an agent ends (print mode waits on it before its next turn).
+        #: Set whenever an agent ends or news arrives (print mode waits on it).
         self.changed = asyncio.Event()
+        #: Told of every change (see the module docstring); a watcher must not raise.
+        self.watchers: list[Watcher] = []
 
     def __iter__(self) -> Iterator[AgentTask]:
         return iter(list(self._agents.values()))
@@ -81,6 +92,7 @@ class AgentTasks:
     def start(self, entry: AgentTask, work: Coroutine[Any, Any, None]) -> AgentTask:
         self._agents[entry.id] = entry
         entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
+        self._tell("started", entry)
         return entry
 
     def keep(self, entry: AgentTask) -> AgentTask:
@@ -99,6 +111,21 @@ class AgentTasks:
         entry.started_at, entry.announce = time.monotonic(), True
         entry.done = asyncio.Event()
         entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
+        self._tell("started", entry)
+
+    def note_tool(self, entry: AgentTask, name: str, tool_input: dict[str, Any]) -> None:
+        """A background agent started a tool."""
+        entry.last_tool = (name, tool_input)
+        self._tell("tool", entry)
+
+    def wake(self) -> None:
+        """Something arrived for the next request (a teammate's letter)."""
+        self.changed.set()
+        self._tell("news", None)
+
+    def _tell(self, change: Change, entry: AgentTask | None) -> None:
+        for watch in list(self.watchers):
+            watch(change, entry)
 
     def finish(self, entry: AgentTask, status: AgentStatus, result: str | None) -> None:
         """The agent ended: queue the notification the model reads next."""
@@ -110,6 +137,7 @@ class AgentTasks:
             self._notifications.append(notification(entry))
         entry.done.set()
         self.changed.set()
+        self._tell("ended", entry)
 
     async def stop(self, agent_id: str) -> bool:
         """Cancel a running agent; whether it was running."""

@@ -88,6 +88,8 @@ def tool_argument(
         return ""
     if name == "Bash":
         return _cut(str(inp.get("command", "")), limit)
+    if name == "SendMessage" and isinstance(inp.get("to"), str):
+        return _cut(inp["to"], limit)
     if name in ("Grep", "Glob"):
         parts = [f'pattern: "{inp.get("pattern", "")}"']
         if inp.get("path"):

@@ -126,6 +126,28 @@ async def test_model_shows_and_sets(engine: QueryEngine, tmp_path: Path) -> None
     assert engine.model == "my-local-model"
 
 
+async def test_team_lists_the_members_or_says_there_is_no_team(engine: QueryEngine,
+                                                                 tmp_path: Path) -> None:
+    from cc.team.config import Member, TeamFiles
+    from cc.team.session import TeamSession
+
+    ctx = make_ctx(engine, tmp_path)
+    await dispatch("/team", ctx)
+    assert output(ctx).startswith("This session leads no team")
+    files = TeamFiles(ctx.config_dir, "crew")
+    files.create("read the files", "claude-test-1")
+    files.upsert(Member("alpha", "general-purpose", "claude-test-1", "idle", "a1"))
+    files.upsert(Member("beta", "general-purpose", "claude-test-1", "done", "a2"))
+    ctx.runtime.team = TeamSession(files, engine)
+    await dispatch("/team", ctx)
+    assert output(ctx).splitlines()[:3] == ["Team crew: read the files", "  @alpha · idle · a1",
+                                            "  @beta · done · a2"]
+    await dispatch("/team gamma", ctx)
+    assert output(ctx) == "No member 'gamma' in team crew (members: alpha, beta)."
+    await dispatch("/team @alpha", ctx)  # nothing saved in this session, no run of it here
+    assert output(ctx) == "@alpha has no conversation to show yet."
+
+
 async def test_unknown_command_suggests_the_nearest(engine: QueryEngine, tmp_path: Path) -> None:
     ctx = make_ctx(engine, tmp_path)
     result = await dispatch("/hlep", ctx)

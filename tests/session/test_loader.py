@@ -272,6 +272,16 @@ def test_sidechain_lines_are_not_the_conversation(tmp_path: Path) -> None:
     assert [m.uuid for m in load_session(path).messages] == ["u1", "a1"]
 
 
+def test_a_sub_agents_own_file_reads_as_its_conversation(tmp_path: Path) -> None:
+    lines = [
+        user("s1", None, "subagent prompt", isSidechain=True),
+        {**asst("s2", "s1", "msg_1", {"type": "text", "text": "sub answer"}), "isSidechain": True},
+    ]
+    data = write_lines(tmp_path / "agent-a1.jsonl", lines).read_bytes().split(b"\n")
+    assert validate_transcript(data).messages == []  # not a session's conversation
+    assert [m.uuid for m in validate_transcript(data, sidechain=True).messages] == ["s1", "s2"]
+
+
 # -- repair after an abrupt end ------------------------------------------------------------
 
 

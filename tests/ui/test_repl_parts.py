@@ -11,11 +11,15 @@ from prompt_toolkit.document import Document
 from cc.commands.registry import CommandRegistry
 from cc.permissions.ask import AskAnswer, PermissionRequest
 from cc.session.history import append_history
+from cc.team.mailbox import Letter
+from cc.team.roster import MemberView, state_of
+from cc.tools.agent_tasks import AgentTask
 from cc.ui.repl.completion import ReplCompleter
 from cc.ui.repl.dialogs import Dialogs, preview_hunks
 from cc.ui.repl.header import header_text
 from cc.ui.repl.live import Live, agent_lines, live_fragments
 from cc.ui.repl.prompt_history import ProjectHistory
+from cc.ui.repl.team_view import letter_line, member_line
 from cc.ui.repl.turn_view import split_paragraphs
 from tests.waiting import wait_for_async
 
@@ -52,6 +56,40 @@ def test_live_area_shows_stream_tools_spinner_and_queue() -> None:
     assert lines[4] == "  › queued: and then this"
     live.end()  # the text stays until the view prints it (an interrupted turn keeps it)
     assert plain(live_fragments(live, 60, 20)) == "● The answer so far\n  › queued: and then this\n"
+
+
+def test_team_lines_sit_below_the_spinner_and_above_the_queue(tmp_path: Path) -> None:
+    live = Live()
+    live.begin()
+    working = MemberView("alpha", "working", "a1", ("Read", {"file_path": str(tmp_path / "a.py")}))
+    live.team = [member_line(working, tmp_path), member_line(MemberView("beta", "idle"), tmp_path)]
+    live.queued.append("next")
+    lines = plain(live_fragments(live, 60, 20, now=live.started)).split("\n")
+    assert "Working…" in lines[0]
+    assert lines[1:4] == ["  @alpha · working · Read(a.py)", "  @beta · idle", "  › queued: next"]
+    live.end()  # the team stays when the turn ends, cut to the width
+    assert plain(live_fragments(live, 24, 20)).split("\n")[:2] == ["  @alpha · working · R",
+                                                                   "  @beta · idle"]
+
+
+def test_a_letter_is_one_line_its_summary_or_first_line() -> None:
+    assert letter_line(Letter("alpha", "long text", "found it")) == "✉ alpha: found it"
+    assert letter_line(Letter("beta", "\n  first line\nsecond")) == "✉ beta: first line"
+    long = letter_line(Letter("gamma", "x" * 500))
+    assert len(long) == len("✉ gamma: ") + 120 and long.endswith("…")
+
+
+def test_a_members_state_comes_from_its_run_then_its_config() -> None:
+    entry = AgentTask("a1", "part", "toolu_1", None)
+    assert state_of(entry, "active") == "working"
+    entry.status = "completed"
+    assert state_of(entry, "idle") == "idle"
+    assert state_of(entry, "done") == "done"  # its shutdown was approved
+    assert state_of(entry, "active") == "idle"  # the config not written yet
+    entry.status = "killed"
+    assert state_of(entry, "stopped") == "stopped"
+    assert state_of(None, "active") == "working"  # not of this session: the config says
+    assert state_of(None, "failed") == "failed"
 
 
 def test_the_spinner_pauses_while_a_dialog_asks() -> None:

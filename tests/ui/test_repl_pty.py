@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakeapi import FakeAPI, Reply, text, tool_use
+from tests.fakeapi import Dynamic, FakeAPI, Reply, text, tool_use
 from tests.ui.terminal import Terminal, cc_argv, cc_env, trust
 
 
@@ -344,6 +344,29 @@ def test_sub_agents_in_parallel_each_have_their_own_block(setup: Setup) -> None:
     for label in ("● Agent(Look at a)", "● Agent(Look at b)"):
         done = line_after(screen, label)
         assert done is not None and DONE.match(done), screen
+    setup.api.assert_clean()
+
+
+def test_a_background_agent_that_ends_starts_the_next_turn_by_itself(setup: Setup) -> None:
+    release = threading.Event()  # the agent ends only once the leader's turn is over
+
+    def notified(body: dict[str, Any]) -> Reply:
+        last = json.dumps(body["messages"][-1])
+        return Reply("The count is in." if "<task-notification>" in last else "Unexpected.")
+
+    background = tool_use("Agent", {"description": "Count lines", "prompt": "BG-TASK: count",
+                                    "run_in_background": True})
+    setup.api.script(Reply([text("Starting it."), background]), Reply("It runs on its own."),
+                     Dynamic(notified))
+    setup.api.route("BG-TASK", Reply("Counted 2 lines.", hold_after_block={0: release.is_set}))
+    term = setup.start()
+    term.enter("count in the background")
+    term.wait_for("● It runs on its own.")
+    term.wait_idle()
+    release.set()
+    term.wait_for('Background agent "Count lines" completed', "● The count is in.")
+    term.wait_idle()
+    assert len(setup.api.bodies) == 4 and setup.api.turns_left == 0
     setup.api.assert_clean()
 
 

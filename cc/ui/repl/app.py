@@ -3,8 +3,10 @@
 One prompt_toolkit PromptSession runs for the whole session. Enter queues the input;
 a worker task takes inputs one at a time: `!` shell lines, slash commands, prompts.
 A turn runs as a task the worker awaits, so the prompt keeps accepting input (shown
-as queued) and Esc / Ctrl-C cancel the turn at once. Output is printed above the
-prompt; the live area (streaming text, running tools, spinner, dialogs) sits just
+as queued) and Esc / Ctrl-C cancel the turn at once. When nothing is typed and news
+waits for the model (a teammate's letter, a background agent's end), the worker runs
+a turn for it by itself, as print mode does. Output is printed above the prompt; the
+live area (streaming text, running tools, spinner, the team's lines, dialogs) sits just
 above the input line. All logic below the UI lives in `cc.commands` / the engine.
 """
 
@@ -24,7 +26,8 @@ from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_awai
 from cc.commands.registry import CommandRegistry, resolve_input
 from cc.ui.repl.dialogs import Dialogs, Pending
 from cc.ui.repl.live import Fragments, Live, live_fragments
-from cc.ui.repl.printer import Printer, color_enabled
+from cc.ui.repl.printer import Draw, Printer, color_enabled
+from cc.ui.repl.team_view import TeamWatch
 
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
@@ -32,6 +35,7 @@ if TYPE_CHECKING:
     from cc.app.runtime import Runtime
     from cc.core.query_engine import QueryEngine
     from cc.models.messages import UserMessage
+    from cc.tools.agent_tasks import AgentTask
     from cc.ui.repl.turn_view import TurnView
 
 TICK_S = 0.1
@@ -109,15 +113,52 @@ class Repl:
         self._warned = 0
         #: Lines printed from background work (kept until printed).
         self._background: set[asyncio.Future[None]] = set()
+        #: After an interrupt, news that was waiting starts no turn until more arrives
+        #: (or the user types): Esc stops the leader, it does not hand it the next letter.
+        self._news_held = False
+        self.team = TeamWatch(runtime, self.live, self.cwd, self._show_lines)
+        agents = engine.executor.ctx.agent_tasks
+        if agents is not None:
+            agents.watchers.append(self._agents_changed)
 
     def _memory_saved(self, path: Path) -> None:
         from cc.ui.render import render_notice
         from cc.ui.repl.turn_view import memory_line
 
         text = memory_line(path)
-        printed = asyncio.ensure_future(self.printer.print(lambda c: render_notice(c, text)))
+        self._print_later(lambda c: render_notice(c, text))
+
+    def _print_later(self, draw: Draw) -> None:
+        """Print from a callback (not awaited; kept until printed)."""
+        if self.exiting:
+            return
+        printed = asyncio.ensure_future(self.printer.print(draw))
         self._background.add(printed)
         printed.add_done_callback(self._background.discard)
+
+    def _show_lines(self, lines: list[str]) -> None:
+        def draw(console: Any) -> None:
+            for line in lines:
+                console.print(line, style="cyan", markup=False, highlight=False,
+                              overflow="fold")
+
+        self._print_later(draw)
+
+    def _agents_changed(self, change: str, entry: AgentTask | None) -> None:
+        """The session's agents changed (see `AgentTasks.watchers`): the team's lines
+        follow; an end or a letter may start a turn."""
+        if self.exiting:
+            return
+        self.team.changed(change, entry)
+        if change == "ended" and entry is not None and entry.announce and entry.name is None:
+            from cc.ui.render import render_notice
+
+            text = f'Background agent "{entry.description}" {entry.status}'
+            self._print_later(lambda c: render_notice(c, text))
+        if change in ("ended", "news"):
+            self._news_held = False
+            self._wakeup.set()
+        self.invalidate()
 
     # --- the session --------------------------------------------------------------
 
@@ -214,6 +255,7 @@ class Repl:
             self.live.pause()
         else:
             self.live.resume()
+            self._wakeup.set()  # news held back by the dialog may go now
         self.invalidate()
 
     def flash(self, text: str) -> None:
@@ -341,18 +383,36 @@ class Repl:
     async def _worker(self) -> None:
         await self._guarded(self._start_session())
         while not self.exiting:
-            while not self.live.queued:
-                self._wakeup.clear()
-                await self._wakeup.wait()
-            text = self.live.queued.pop(0)
+            text = await self._next_input()
             self.busy = True
             self.invalidate()
             try:
-                await self._run_input(text)
+                if text is None:
+                    await self._guarded(self._turn(None))
+                else:
+                    self._news_held = False
+                    await self._run_input(text)
                 await self._new_warnings()
             finally:
                 self.busy, self._view = False, None
+                self.team.changed()
                 self.invalidate()
+
+    async def _next_input(self) -> str | None:
+        """What typed input comes next (it goes first); None when nothing is typed and
+        news waits for the model: a turn runs for it with no prompt."""
+        while True:
+            if self.live.queued:
+                return self.live.queued.pop(0)
+            if self._news_ready():
+                return None
+            self._wakeup.clear()
+            await self._wakeup.wait()
+
+    def _news_ready(self) -> bool:
+        if self._news_held or self.dialogs.current is not None:
+            return False
+        return self.runtime.credentials.present and self.engine.has_news()
 
     async def _run_input(self, text: str) -> None:
         await self._guarded(self._process(text))
@@ -376,6 +436,7 @@ class Repl:
             await self._error(task.exception())
 
     async def _interrupted(self) -> None:
+        self._news_held = True
         if self._view is not None:
             await self._view.interrupted()
         else:
@@ -455,8 +516,10 @@ class Repl:
         await self.printer.write(text)
 
     async def _turn(
-        self, message: UserMessage, *, model: str | None = None, tools: tuple[str, ...] = ()
+        self, message: UserMessage | None, *, model: str | None = None,
+        tools: tuple[str, ...] = ()
     ) -> None:
+        """A turn for `message`, or (None) for the news that waits for the model."""
         from cc.models.catalog import resolve_model
         from cc.ui.repl.turn_view import TurnView
 
@@ -477,7 +540,8 @@ class Repl:
         self.live.begin()
         ticker = asyncio.create_task(self._tick())
         try:
-            async with contextlib.aclosing(self.engine.submit(message)) as events:
+            turn = self.engine.submit(message) if message is not None else self.engine.run_turn()
+            async with contextlib.aclosing(turn) as events:
                 async for event in events:
                     await view.handle(event)
         finally:

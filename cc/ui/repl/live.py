@@ -8,6 +8,7 @@
          Bash(wc -l src/a.py)
          +2 more tool uses
     ✻ Working… (4s · ↓ 120 tokens · esc to interrupt)   hidden while a dialog asks
+      @alpha · working · Read(a.py)      the team's members, while the session leads one
       › queued: and then add a test      typed while the turn runs
     > _
 
@@ -45,6 +46,8 @@ class Live:
     #: The calls (labels, in order) of each running sub-agent, by its Agent call's id.
     agent_calls: dict[str, list[str]] = field(default_factory=dict)
     queued: list[str] = field(default_factory=list)
+    #: The team's lines (each a list of fragments), shown whether a turn runs or not.
+    team: list[Fragments] = field(default_factory=list)
     #: When the spinner was paused (a dialog waits for an answer); None while it runs.
     paused_at: float | None = None
 
@@ -139,7 +142,7 @@ def live_fragments(live: Live, width: int, max_lines: int, now: float | None = N
     tools = _tool_lines(live, inner)
     if live.stream.strip():
         wrapped = _wrap(live.stream.strip("\n"), inner)
-        budget = max(3, max_lines - 4 - len(tools) - len(live.queued))
+        budget = max(3, max_lines - 4 - len(tools) - len(live.queued) - len(live.team))
         wrapped = wrapped[-budget:]
         for i, line in enumerate(wrapped):
             lead = "● " if i == 0 and not live.message_started else "  "
@@ -149,10 +152,23 @@ def live_fragments(live: Live, width: int, max_lines: int, now: float | None = N
         if live.retry:
             lines.append(("class:warning", "  ⎿  " + live.retry[: inner - 4]))
         lines.append(("class:spinner", spinner_line(live, now)))
-    for text in live.queued:
-        shown = " ".join(text.split())
-        lines.append(("class:dim", "  › queued: " + shown[: inner - 12]))
     out: Fragments = []
     for style, text in lines:
         out += [(style, text), ("", "\n")]
+    for line in live.team:
+        out += [*_clip(line, inner), ("", "\n")]
+    for text in live.queued:
+        shown = " ".join(text.split())
+        out += [("class:dim", "  › queued: " + shown[: inner - 12]), ("", "\n")]
+    return out
+
+
+def _clip(line: Fragments, width: int) -> Fragments:
+    """A line of fragments cut to `width` characters."""
+    out: Fragments = []
+    for style, text in line:
+        if width <= 0:
+            break
+        out.append((style, text[:width]))
+        width -= len(text)
     return out
