@@ -148,7 +148,8 @@ async def _keep(run: SubagentRun, ctx: ToolContext) -> None:
         await run.aclose()
         return
     entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id,
-                      None, status="completed", result=run.report, announce=False)
+                      None, status="completed", result=run.report, announce=False,
+                      agent_type=run.info.agent_type, prompt=run.request.prompt)
     entry.handle = Continuation(run)
     table.keep(entry)
     await table.trim()
@@ -233,7 +234,7 @@ def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id
     handle = entry.handle
     if not isinstance(handle, Continuation) or handle.run.closed or entry.status == "running":
         return False
-    table.restart(entry, tool_use_id, handle.work(table, entry, prompt))
+    table.restart(entry, tool_use_id, prompt, handle.work(table, entry, prompt))
     return True
 
 
@@ -252,7 +253,7 @@ def run_in_background(run: SubagentRun, ctx: ToolContext, *,
         return ToolResult.error("This session cannot run agents in the background.")
     output = _output_file(run, ctx)
     entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output,
-                      name=name)
+                      name=name, agent_type=run.info.agent_type, prompt=run.request.prompt)
     handle = Continuation(run, before, after, on_idle)
     entry.handle = handle
     table.start(entry, handle.work(table, entry, None))

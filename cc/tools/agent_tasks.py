@@ -49,6 +49,9 @@ class AgentTask:
     handle: AgentHandle | None = None
     #: Whether its end is announced to the model (not for a foreground agent's).
     announce: bool = True
+    #: Its type, and what its current (or last) run was asked.
+    agent_type: str = ""
+    prompt: str = ""
     #: The agent's final report (or its error), once it ended.
     result: str | None = None
     tokens: int = 0
@@ -101,13 +104,14 @@ class AgentTasks:
         entry.done.set()
         return entry
 
-    def restart(self, entry: AgentTask, tool_use_id: str,
+    def restart(self, entry: AgentTask, tool_use_id: str, prompt: str,
                 work: Coroutine[Any, Any, None]) -> None:
-        """Another run of an agent that ended, for the call `tool_use_id` (its
-        notification will name that call)."""
+        """Another run of an agent that ended, asked `prompt` by the call `tool_use_id`
+        (its notification will name that call)."""
         if entry.status == "running":
             raise ValueError(f"agent {entry.id} is running")
         entry.status, entry.result, entry.tool_use_id = "running", None, tool_use_id
+        entry.prompt, entry.tool_uses = prompt, 0
         entry.started_at, entry.announce = time.monotonic(), True
         entry.done = asyncio.Event()
         entry.task = asyncio.create_task(work, name=f"agent-{entry.id}")
@@ -116,6 +120,7 @@ class AgentTasks:
     def note_tool(self, entry: AgentTask, name: str, tool_input: dict[str, Any]) -> None:
         """A background agent started a tool."""
         entry.last_tool = (name, tool_input)
+        entry.tool_uses += 1
         self._tell("tool", entry)
 
     def wake(self) -> None:

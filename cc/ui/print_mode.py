@@ -40,6 +40,7 @@ from cc.models.content_blocks import ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.ui.records import (
     assistant_records,
+    background_records,
     compact_boundary_record,
     compact_summary_record,
     init_record,
@@ -127,6 +128,8 @@ async def run_print(
 
     if records:
         emit(init_record(engine, runtime, __version__))
+        if (agents := engine.executor.ctx.agent_tasks) is not None:
+            agents.watchers.append(background_records(engine.session_id, emit))
     turns = [_Turn()]
     failure: str | None = None
     interrupt = _Interrupt()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -14,6 +16,7 @@ if TYPE_CHECKING:
     from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
     from cc.models.usage import ModelUsage, UsageTotals
+    from cc.tools.agent_tasks import AgentTask, Change, Watcher
 
 
 def _now() -> str:
@@ -162,6 +165,43 @@ def task_notification_record(agent: AgentInfo, terminal: Terminal,
         "uuid": new_uuid(),
         "session_id": session_id,
     }
+
+
+def background_records(session_id: str,
+                       emit: Callable[[dict[str, Any]], None]) -> Watcher:
+    """A watcher of the agent table that reports background agents as Claude Code's
+    stream does: `task_started` for each run (a continued agent's prompt is the message
+    that woke it), `task_progress` for each call, `task_notification` at the end."""
+
+    def watch(change: Change, entry: AgentTask | None) -> None:
+        if entry is None or not entry.announce:
+            return
+        base = {"type": "system", "task_id": entry.id, "tool_use_id": entry.tool_use_id}
+        tail = {"uuid": new_uuid(), "session_id": session_id}
+        if change == "started":
+            emit({**base, "subtype": "task_started", "description": entry.description,
+                  "subagent_type": entry.agent_type, "is_backgrounded": True,
+                  "spawn_depth": 1, "task_type": "local_agent", "prompt": entry.prompt,
+                  **tail})
+        elif change == "tool" and entry.last_tool is not None:
+            emit({**base, "subtype": "task_progress", "description": entry.description,
+                  "usage": _usage(entry), "last_tool_name": entry.last_tool[0], **tail})
+        elif change == "ended":
+            status = {"completed": "completed", "killed": "stopped"}.get(entry.status,
+                                                                          "failed")
+            emit({**base, "subtype": "task_notification", "status": status,
+                  "output_file": str(entry.output_path) if entry.output_path else None,
+                  "summary": f'Agent "{entry.description}" ' + {
+                      "completed": "finished", "stopped": "was stopped"}.get(status, "failed"),
+                  "usage": _usage(entry), **tail})
+
+    return watch
+
+
+def _usage(entry: AgentTask) -> dict[str, int]:
+    elapsed = entry.duration_ms or int((time.monotonic() - entry.started_at) * 1000)
+    return {"total_tokens": entry.tokens, "tool_uses": entry.tool_uses,
+            "duration_ms": elapsed}
 
 
 def user_records(message: UserMessage, session_id: str,

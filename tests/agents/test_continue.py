@@ -63,6 +63,15 @@ def test_a_finished_agent_continues_with_its_context(project: Project) -> None:
     result = json.loads(sent["content"])
     assert result["message"].startswith("Resuming agent")
     assert result["resumedAgentId"] == worker.requests[0].headers["x-claude-code-agent-id"]
+    # The stream reports both runs of the background agent, the second for the message.
+    records = run.records()
+    started = [r for r in records if r.get("subtype") == "task_started"]
+    ended = [r for r in records if r.get("subtype") == "task_notification"]
+    assert [r["prompt"] for r in started] == ["WORKER-TASK: find x", "FOLLOW-UP: and y?"]
+    assert started[1]["tool_use_id"] == send_id and started[0]["is_backgrounded"] is True
+    assert [(r["status"], r["tool_use_id"]) for r in ended] == [
+        ("completed", started[0]["tool_use_id"]), ("completed", send_id)]
+    assert {r["task_id"] for r in started + ended} == {result["resumedAgentId"]}
     # One sidechain holds both runs.
     (sidechain,) = project.config.glob("projects/*/*/subagents/agent-*.jsonl")
     text = sidechain.read_text()

@@ -81,6 +81,14 @@ def test_a_coordinator_replaces_a_failed_worker_and_continues_the_next(
     assert "Agent" not in worker_tools and "Coordinator mode" not in system_text(
         two.requests[0].body)
     assert "FOLLOW-UP: add a test" in json.dumps(two.requests[2].body["messages"][-1])
+    # The stream follows the workers: three runs started, one call, three ends.
+    records = run.records()
+    kinds = [r["subtype"] for r in records if str(r.get("subtype", "")).startswith("task_")]
+    assert kinds.count("task_started") == 3 and kinds.count("task_notification") == 3
+    (progress,) = [r for r in records if r.get("subtype") == "task_progress"]
+    assert progress["last_tool_name"] == "Read" and progress["usage"]["tool_uses"] == 1
+    statuses = [r["status"] for r in records if r.get("subtype") == "task_notification"]
+    assert statuses == ["failed", "completed", "completed"]
 
 
 def test_without_the_switch_the_main_agent_keeps_its_tools(project: Project) -> None:
