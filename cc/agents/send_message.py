@@ -89,7 +89,7 @@ def deliver(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id: str, 
             queued: str | None) -> ToolResult:
     """To a running agent: `queued` joins its next request (None: it is in its mailbox
     already). To one that ended: another run starts with `prompt`."""
-    from cc.agents.tool import Continuation, continue_agent
+    from cc.agents.background import Continuation, continue_agent
 
     handle = entry.handle
     label = _label(entry)

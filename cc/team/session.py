@@ -114,7 +114,7 @@ class TeamSession:
     def _wake(self, member: str, tool_use_id: str) -> bool:
         """A letter is in `member`'s mailbox: the leader is woken if it waits; a member
         that has ended starts another run on its letters. Whether a run started."""
-        from cc.agents.tool import continue_agent
+        from cc.agents.background import continue_agent
 
         if member == LEAD:
             self.leader.wake()  # an idle leader (print mode, the REPL) takes it up at once
@@ -185,7 +185,7 @@ class TeamSession:
 
 
 def run_of(entry: AgentTask | None) -> SubagentRun | None:
-    from cc.agents.tool import Continuation
+    from cc.agents.background import Continuation
 
     handle = entry.handle if entry is not None else None
     return handle.run if isinstance(handle, Continuation) else None

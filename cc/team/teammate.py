@@ -25,8 +25,9 @@ if TYPE_CHECKING:
 
 
 async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> ToolResult:
+    from cc.agents.background import run_in_background
     from cc.agents.subagent import AgentRequest, launch
-    from cc.agents.tool import DEFAULT_TYPE, run_in_background
+    from cc.agents.tool import DEFAULT_TYPE
     from cc.prompts import load_text
     from cc.prompts.builder import PromptSection
 
