@@ -1,12 +1,19 @@
 """A team's config: `<config>/teams/<team>/config.json`.
 
-    {"name": "...", "description": "...", "createdAt": "...Z", "leadAgentId": "...",
+    {"name": "...", "description": "...", "createdAt": "...Z", "leadSessionId": "...",
+     "leadPid": 1234,
      "members": [{"name": "team-lead", "agentType": "team-lead", "model": "...",
                   "status": "active", "agentId": "..."}]}
+
+A team outlives its session on disk (its mailboxes and statuses stay readable), but
+once the process that led it has ended the name is free again: a new TeamCreate of that
+name starts it afresh.
 """
 
 from __future__ import annotations
 
+import os
+import shutil
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -53,6 +60,23 @@ class TeamConfig:
     description: str = ""
     members: list[Member] = field(default_factory=list)
     created_at: str = ""
+    lead_session_id: str = ""
+    lead_pid: int | None = None
+
+    @property
+    def led_by_a_live_process(self) -> bool:
+        """Whether a live process (this one or another) leads it; if not, the name is
+        free to start afresh."""
+        pid = self.lead_pid
+        if pid is None or pid == os.getpid():
+            return pid is not None
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            return True
+        return True
 
     def member(self, name: str) -> Member | None:
         return next((m for m in self.members if m.name == name), None)
@@ -63,16 +87,23 @@ class TeamConfig:
         return [m for m in self.members if m.name != LEAD and m.status == "active"]
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description,
-                "createdAt": self.created_at, "members": [m.to_json() for m in self.members]}
+        out: dict[str, Any] = {"name": self.name, "description": self.description,
+                               "createdAt": self.created_at,
+                               "leadSessionId": self.lead_session_id}
+        if self.lead_pid is not None:
+            out["leadPid"] = self.lead_pid
+        out["members"] = [m.to_json() for m in self.members]
+        return out
 
     @classmethod
     def from_json(cls, value: Any) -> TeamConfig | None:
         if not isinstance(value, dict) or not isinstance(value.get("name"), str):
             return None
         members = [Member.from_json(m) for m in value.get("members", []) if isinstance(m, dict)]
+        pid = value.get("leadPid")
         return cls(value["name"], str(value.get("description", "")), members,
-                   str(value.get("createdAt", "")))
+                   str(value.get("createdAt", "")), str(value.get("leadSessionId", "")),
+                   pid if isinstance(pid, int) and not isinstance(pid, bool) else None)
 
 
 class TeamFiles:
@@ -86,13 +117,17 @@ class TeamFiles:
         self.dir = teams_root(config_dir) / team
         self.config_path = self.dir / "config.json"
 
-    def create(self, description: str, lead_model: str) -> TeamConfig:
-        """A new team led by the caller; ValueError if it exists."""
+    def create(self, description: str, lead_model: str, session_id: str = "") -> TeamConfig:
+        """A new team led by the caller; ValueError if a live session leads one of that
+        name. One left by a session that has ended is started afresh (old letters go)."""
         def make(existing: Any) -> tuple[Any, TeamConfig]:
-            if TeamConfig.from_json(existing) is not None:
+            old = TeamConfig.from_json(existing)
+            if old is not None and old.led_by_a_live_process:
                 raise ValueError(f"a team named {self.team!r} exists already")
+            if old is not None:
+                shutil.rmtree(self.dir / "inboxes", ignore_errors=True)
             config = TeamConfig(self.team, description, [Member(LEAD, LEAD, lead_model)],
-                                _now())
+                                _now(), session_id, os.getpid())
             return config.to_json(), config
 
         return update_json(self.config_path, None, make)

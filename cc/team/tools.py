@@ -39,7 +39,7 @@ class TeamCreateTool(Tool):
                                     "already; delete it with TeamDelete first.")
         try:
             files = TeamFiles(runtime.config_dir, inp.team_name)
-            files.create(inp.description or "", engine.model)
+            files.create(inp.description or "", engine.model, engine.session_id)
         except (ValueError, OSError) as exc:
             return ToolResult.error(f"Could not create the team: {exc}")
         session = TeamSession(files, engine)

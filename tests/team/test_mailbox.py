@@ -107,3 +107,38 @@ def test_a_team_config_records_members(tmp_path: Path) -> None:
     assert loaded is not None and loaded.active == []
     with pytest.raises(ValueError):
         TeamFiles(tmp_path, "../escape")
+
+
+def _write_lead_pid(files: TeamFiles, pid: int) -> None:
+    raw = json.loads(files.config_path.read_text())
+    raw["leadPid"] = pid
+    files.config_path.write_text(json.dumps(raw))
+
+
+def test_a_team_left_by_an_ended_session_starts_afresh(tmp_path: Path) -> None:
+    files = TeamFiles(tmp_path, "docs")
+    files.create("first", "m", "session-1")
+    Mailbox(inbox_path(files.dir, "alpha")).send(LEAD, "old letter")
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    _write_lead_pid(files, int(ended.stdout))  # its leader's process is gone
+    config = files.create("second", "m", "session-2")
+    assert config.description == "second" and [m.name for m in config.members] == [LEAD]
+    raw = json.loads(files.config_path.read_text())
+    assert raw["leadSessionId"] == "session-2" and isinstance(raw["leadPid"], int)
+    assert not inbox_path(files.dir, "alpha").exists()  # the old letters went with it
+
+
+def test_a_team_led_by_a_live_process_is_not_taken_over(tmp_path: Path) -> None:
+    files = TeamFiles(tmp_path, "docs")
+    files.create("first", "m", "session-1")
+    leader = subprocess.Popen([sys.executable, "-c", "import sys; sys.stdin.read()"],
+                              stdin=subprocess.PIPE)
+    try:
+        _write_lead_pid(files, leader.pid)
+        with pytest.raises(ValueError, match="exists already"):
+            files.create("second", "m", "session-2")
+    finally:
+        leader.communicate(b"")
+    loaded = files.load()
+    assert loaded is not None and loaded.description == "first"
