@@ -92,6 +92,9 @@ class TeamSession:
         names = [m.name for m in config.members] if config else []
         if to != "*" and to not in names:
             return None  # not a member: perhaps another agent of the session
+        if to == sender:
+            return ToolResult.error(f"You are {sender}: send to another member, "
+                                    "\"team-lead\" or \"*\".")
         structured = protocol.parse(inp.message)
         if structured is not None:
             return self._protocol(structured, sender, to, ctx)
