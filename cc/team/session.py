@@ -38,6 +38,9 @@ class TeamSession:
     leader: QueryEngine
     #: Member name -> agent id, for those spawned in this session.
     members: dict[str, str] = field(default_factory=dict)
+    #: Member name -> who asked to hear when it stops (SendMessage `notify_when_idle`),
+    #: with the id of the call that asked.
+    idle_watchers: dict[str, dict[str, str]] = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -106,6 +109,8 @@ class TeamSession:
             return ToolResult.error(f"Team {self.name!r} has no other member to send to.")
         for name in targets:
             self.inbox(name).send(sender, inp.message, inp.summary)
+            if inp.notify_when_idle and name != LEAD:
+                self.idle_watchers.setdefault(name, {})[sender] = ctx.tool_use_id or ""
         woken = [n for n in targets if self._wake(n, ctx.tool_use_id or "")]
         data: dict[str, object] = {"success": True,
                                    "message": f"Message sent to {', '.join(targets)}'s inbox."}
@@ -113,6 +118,13 @@ class TeamSession:
             data["resumed"] = woken
         return ToolResult(json.dumps(data), data=data,
                           summary=f"To {', '.join(targets)}: {inp.summary or inp.message[:60]}")
+
+    def went_idle(self, member: str, state: str) -> None:
+        """`member`'s run ended: those who asked to hear of it get a letter from it."""
+        for watcher, call in sorted(self.idle_watchers.pop(member, {}).items()):
+            self.inbox(watcher).send(member, f"{member} has stopped working ({state}).",
+                                     f"{member} is {state}")
+            self._wake(watcher, call)
 
     def _wake(self, member: str, tool_use_id: str) -> bool:
         """A letter is in `member`'s mailbox: the leader is woken if it waits; a member

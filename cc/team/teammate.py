@@ -64,6 +64,7 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
     def after(status: str) -> str | None:
         ended = {"completed": "idle", "killed": "stopped"}.get(status, "failed")
         session.files.set_status(name, "done" if run.closing else ended)
+        session.went_idle(name, "done" if run.closing else ended)
         if status == "completed":
             return None
         return session.release_tasks(name, run.agent_id)  # it crashed: its work is free

@@ -275,3 +275,32 @@ def test_a_teammate_idle_hook_sends_it_back_to_work(project: Project) -> None:
     assert len(inputs) == 2  # blocked once, then let it rest
     assert all(i["hook_event_name"] == "TeammateIdle" and i["teammate_name"] == "alpha"
                and i["team_name"] == "docs" for i in inputs)
+
+
+def test_notify_when_idle_tells_the_sender_when_the_member_stops(project: Project) -> None:
+    project.env["CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS"] = "1"
+    api = project.api
+
+    def sent_seen() -> bool:
+        return any("Message sent to alpha" in json.dumps(b["messages"][-1]) for b in api.bodies)
+
+    def leader(body: dict[str, Any]) -> Reply:
+        if "alpha has stopped working (idle)" in json.dumps(body["messages"]):
+            return Reply("alpha is idle now.")
+        return Reply("Waiting for alpha.")
+
+    api.script(
+        Reply([call("TeamCreate", team_name="docs")]),
+        Reply([call("Agent", description="alpha part", prompt="ALPHA-TASK: document a.py",
+                    team_name="docs", name="alpha")]),
+        Reply([call("SendMessage", to="alpha", message="also look at c.py",
+                    notify_when_idle=True)]),
+        *[Dynamic(leader) for _ in range(6)],
+    )
+    alpha = api.route("ALPHA-TASK", Reply("a.py documented.", hold_after_block={0: sent_seen}),
+                      Reply("c.py looked at."))
+    run = project.run("-p", "document a.py", "--output-format", "json")
+    assert run.returncode == 0, run.stderr + run.stdout
+    assert run.json()["result"] == "alpha is idle now."
+    assert len(alpha.requests) == 2  # the letter came late for its run: one more run
+    assert "also look at c.py" in json.dumps(alpha.requests[1].body["messages"][-1])
