@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cc.config.env import truthy
 from cc.permissions.gate import Decision, HookDecision
 
 if TYPE_CHECKING:
@@ -56,7 +57,7 @@ def extraction_enabled(settings: Any, env: Any = None) -> bool:
     """On unless settings `autoMemoryExtraction: false` or CC_DISABLE_MEMORY_EXTRACTION=1
     (Claude Code itself has no background extraction; this is ours)."""
     env = os.environ if env is None else env
-    if str(env.get("CC_DISABLE_MEMORY_EXTRACTION", "")).strip().lower() in ("1", "true", "yes"):
+    if truthy(env.get("CC_DISABLE_MEMORY_EXTRACTION")):
         return False
     return settings.get("autoMemoryExtraction") is not False
 

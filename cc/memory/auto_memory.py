@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from cc.atomic import write_atomic
+from cc.config.env import truthy
 
 INDEX = "MEMORY.md"
 MAX_INDEX_LINES = 200
@@ -49,7 +50,7 @@ def memory_dir(project_dir: Path, settings: Mapping[str, Any],
     """The memory folder of the project whose transcripts are in `project_dir`, or None
     when memory is off."""
     env = os.environ if env is None else env
-    if env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "").strip().lower() in ("1", "true", "yes"):
+    if truthy(env.get("CLAUDE_CODE_DISABLE_AUTO_MEMORY")):
         return None
     if settings.get("autoMemoryEnabled") is False:
         return None
