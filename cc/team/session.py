@@ -80,6 +80,13 @@ class TeamSession:
         """`member`'s unread letters, taken, as the texts its next request carries."""
         return [agent_message(letter) for letter in self.inbox(member).receive()]
 
+    def lead_letters(self) -> list[str]:
+        """The leader's unread letters, taken (a source of its next request)."""
+        return self.delivered(LEAD)
+
+    def lead_has_mail(self) -> bool:
+        return self.inbox(LEAD).unread > 0
+
     def entry(self, member: str) -> AgentTask | None:
         agent_id = self.members.get(member)
         table = self.table

@@ -66,8 +66,20 @@ def wire_leader(engine: QueryEngine, session: TeamSession) -> None:
     engine.registry.pop("SendMessage")
     engine.registry.register(SendMessageTool(session, "tools/SendMessage_team.md"))
     engine.registry.register(TeamDeleteTool())
-    engine.notification_sources.append(lambda: session.delivered(LEAD))
-    engine.news_waiting.append(lambda: session.inbox(LEAD).unread > 0)
+    engine.notification_sources.append(session.lead_letters)
+    engine.news_waiting.append(session.lead_has_mail)
+
+
+def unwire_leader(engine: QueryEngine, session: TeamSession) -> None:
+    """The team is gone: its tools and its inbox leave the leader, and SendMessage goes
+    back to the session's agents only."""
+    from cc.agents.send_message import SendMessageTool
+
+    for name in TEAM_TOOLS:
+        engine.registry.pop(name)
+    engine.registry.register(SendMessageTool())
+    engine.notification_sources.remove(session.lead_letters)
+    engine.news_waiting.remove(session.lead_has_mail)
 
 
 class TeamDeleteInput(ToolInput):
@@ -93,11 +105,7 @@ class TeamDeleteTool(Tool):
                                     f"{', '.join(active)}. Wait for them to finish (or stop "
                                     "them with TaskStop), then delete it.")
         await session.delete()
-        for name in TEAM_TOOLS:
-            engine.registry.pop(name)
-        from cc.agents.send_message import SendMessageTool
-
-        engine.registry.register(SendMessageTool())  # back to the session's agents only
+        unwire_leader(engine, session)
         engine.runtime.team = None
         data = {"success": True, "team_name": session.name}
         return ToolResult(json.dumps(data), data=data, summary=f"Deleted team {session.name}")

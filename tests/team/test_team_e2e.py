@@ -100,6 +100,10 @@ def test_a_leader_runs_a_team_of_two(project: Project) -> None:
     assert '<agent-message from=\\"alpha\\" summary=\\"alpha done\\">' in final
     assert '<agent-message from=\\"beta\\"' in final
     assert not team_dir.exists()  # deleted
+    # And unwired: the request after TeamDelete has the session's tools again.
+    final_tools = {t["name"]: t for t in main[-1]["tools"]}
+    assert "TeamDelete" not in final_tools
+    assert final_tools["SendMessage"]["description"] == before["description"]
     # Each teammate spoke with its own identity, and has its own sidechain transcript.
     sidechains = sorted(project.config.glob("projects/*/*/subagents/agent-*.jsonl"))
     assert len(sidechains) == 2
