@@ -68,6 +68,11 @@ def iso_timestamp(now: datetime) -> str:
     return now.strftime("%Y-%m-%dT%H:%M:%S.") + f"{now.microsecond // 1000:03d}Z"
 
 
+def now_timestamp() -> str:
+    """The present moment as `iso_timestamp` writes it (records, team files, letters)."""
+    return iso_timestamp(datetime.now(UTC))
+
+
 def derived_uuid(base: str, index: int) -> str:
     """The uuid of the `index`-th extra line written for the message with uuid `base`."""
     return str(_uuid.uuid5(_DERIVED_NS, f"{base}/{index}"))

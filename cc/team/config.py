@@ -15,11 +15,11 @@ from __future__ import annotations
 import os
 import shutil
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cc.agents.tool import AGENT_NAME
+from cc.session.lines import now_timestamp
 from cc.team.files import read_json, update_json
 
 LEAD = "team-lead"
@@ -127,7 +127,7 @@ class TeamFiles:
             if old is not None:
                 shutil.rmtree(self.dir / "inboxes", ignore_errors=True)
             config = TeamConfig(self.team, description, [Member(LEAD, LEAD, lead_model)],
-                                _now(), session_id, os.getpid())
+                                now_timestamp(), session_id, os.getpid())
             return config.to_json(), config
 
         return update_json(self.config_path, None, make)
@@ -153,6 +153,3 @@ class TeamFiles:
 
         update_json(self.config_path, None, put)
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -10,10 +10,10 @@ delivered once, whichever process reads.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from cc.session.lines import now_timestamp
 from cc.team.files import read_json, update_json
 
 
@@ -53,7 +53,7 @@ class Mailbox:
         self.path = path
 
     def send(self, sender: str, text: str, summary: str | None = None) -> Letter:
-        letter = Letter(sender, text, summary, _now())
+        letter = Letter(sender, text, summary, now_timestamp())
 
         def append(letters: Any) -> tuple[list[Any], None]:
             return [*_as_list(letters), letter.to_json()], None
@@ -89,6 +89,3 @@ class Mailbox:
 def _as_list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")

@@ -8,8 +8,9 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
+
+from cc.session.lines import now_timestamp
 
 KINDS = ("shutdown_request", "shutdown_response")
 
@@ -48,6 +49,5 @@ def request_id(target: str) -> str:
 
 def letter(kind: str, **fields: Any) -> str:
     """A protocol message as the mailbox holds it."""
-    stamp = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return json.dumps({"type": kind, **{k: v for k, v in fields.items() if v is not None},
-                       "timestamp": stamp}, ensure_ascii=False)
+                       "timestamp": now_timestamp()}, ensure_ascii=False)

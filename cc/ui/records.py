@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cc.models.catalog import model_info
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
+from cc.session.lines import now_timestamp
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
@@ -18,9 +18,6 @@ if TYPE_CHECKING:
     from cc.models.usage import ModelUsage, UsageTotals
     from cc.tools.agent_tasks import AgentTask, Change, Watcher
 
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str, Any]:
@@ -75,7 +72,7 @@ def assistant_records(message: AssistantMessage, session_id: str,
                 "parent_tool_use_id": None,
                 "session_id": session_id,
                 "uuid": new_uuid(),
-                "timestamp": _now(),
+                "timestamp": now_timestamp(),
                 **_agent_fields(agent),
             }
         )
@@ -94,7 +91,7 @@ def user_text_record(message: UserMessage, session_id: str,
         "parent_tool_use_id": None,
         "session_id": session_id,
         "uuid": message.uuid,
-        "timestamp": _now(),
+        "timestamp": now_timestamp(),
         **_agent_fields(agent),
     }
 
@@ -125,7 +122,7 @@ def compact_summary_record(event: Compacted, session_id: str) -> dict[str, Any]:
         "parent_tool_use_id": None,
         "session_id": session_id,
         "uuid": new_uuid(),
-        "timestamp": _now(),
+        "timestamp": now_timestamp(),
         "isCompactSummary": True,
     }
 
@@ -218,7 +215,7 @@ def user_records(message: UserMessage, session_id: str,
             "parent_tool_use_id": None,
             "session_id": session_id,
             "uuid": new_uuid(),
-            "timestamp": _now(),
+            "timestamp": now_timestamp(),
             **_agent_fields(agent),
         }
         if i < len(per_result) and per_result[i] is not None:
