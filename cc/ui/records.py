@@ -146,19 +146,28 @@ def task_started_record(agent: AgentInfo, session_id: str) -> dict[str, Any]:
 
 def task_notification_record(agent: AgentInfo, terminal: Terminal,
                              session_id: str) -> dict[str, Any]:
+    """A foreground agent's end, from its last Terminal."""
     summary = terminal.summary
     status = "completed" if terminal.ok or terminal.reason == "max_turns" else "failed"
+    usage = {"total_tokens": summary.total_tokens if summary else 0,
+             "tool_uses": summary.tool_uses if summary else 0,
+             "duration_ms": summary.duration_ms if summary else 0}
+    return _task_ended(agent, status, usage, session_id)
+
+
+def _task_ended(agent: AgentInfo, status: str, usage: dict[str, int], session_id: str,
+                **extra: Any) -> dict[str, Any]:
+    """`system/task_notification`: status completed, failed or stopped."""
+    ended = {"completed": "finished", "stopped": "was stopped"}.get(status, "failed")
     return {
         "type": "system",
         "subtype": "task_notification",
         "task_id": agent.agent_id,
         "tool_use_id": agent.parent_tool_use_id,
         "status": status,
-        "summary": f'Agent "{agent.description}" ' + (
-            "finished" if status == "completed" else "failed"),
-        "usage": {"total_tokens": summary.total_tokens if summary else 0,
-                  "tool_uses": summary.tool_uses if summary else 0,
-                  "duration_ms": summary.duration_ms if summary else 0},
+        **extra,
+        "summary": f'Agent "{agent.description}" {ended}',
+        "usage": usage,
         "uuid": new_uuid(),
         "session_id": session_id,
     }
@@ -170,27 +179,25 @@ def background_records(session_id: str,
     stream does: `task_started` for each run (a continued agent's prompt is the message
     that woke it), `task_progress` for each call, `task_notification` at the end."""
 
+    from cc.core.events import AgentInfo
+
     def watch(change: Change, entry: AgentTask | None) -> None:
         if entry is None or not entry.announce:
             return
-        base = {"type": "system", "task_id": entry.id, "tool_use_id": entry.tool_use_id}
-        tail = {"uuid": new_uuid(), "session_id": session_id}
+        agent = AgentInfo(entry.id, entry.agent_type, entry.description, entry.tool_use_id,
+                          True, entry.prompt)
         if change == "started":
-            emit({**base, "subtype": "task_started", "description": entry.description,
-                  "subagent_type": entry.agent_type, "is_backgrounded": True,
-                  "spawn_depth": 1, "task_type": "local_agent", "prompt": entry.prompt,
-                  **tail})
+            emit(task_started_record(agent, session_id))
         elif change == "tool" and entry.last_tool is not None:
-            emit({**base, "subtype": "task_progress", "description": entry.description,
-                  "usage": _usage(entry), "last_tool_name": entry.last_tool[0], **tail})
+            emit({"type": "system", "task_id": entry.id, "tool_use_id": entry.tool_use_id,
+                  "subtype": "task_progress", "description": entry.description,
+                  "usage": _usage(entry), "last_tool_name": entry.last_tool[0],
+                  "uuid": new_uuid(), "session_id": session_id})
         elif change == "ended":
             status = {"completed": "completed", "killed": "stopped"}.get(entry.status,
                                                                           "failed")
-            emit({**base, "subtype": "task_notification", "status": status,
-                  "output_file": str(entry.output_path) if entry.output_path else None,
-                  "summary": f'Agent "{entry.description}" ' + {
-                      "completed": "finished", "stopped": "was stopped"}.get(status, "failed"),
-                  "usage": _usage(entry), **tail})
+            emit(_task_ended(agent, status, _usage(entry), session_id,
+                             output_file=str(entry.output_path) if entry.output_path else None))
 
     return watch
 
