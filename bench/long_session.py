@@ -31,8 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.shared import READ_RATE, WORDS, WRITE_RATE  # noqa: E402
 from cc.compact.micro import trim  # noqa: E402
-from cc.models.catalog import Prices  # noqa: E402
 from cc.models.content_blocks import (  # noqa: E402
     ContentBlock,
     TextBlock,
@@ -49,10 +49,6 @@ from cc.models.messages import (  # noqa: E402
 
 CWD = "/proj"
 WARM_S, COLD_S = 5.0, 600.0
-#: Cache read and write prices per base input token, from the model table.
-READ_RATE, WRITE_RATE = Prices(1.0, 0.0).cache_read, Prices(1.0, 0.0).cache_write
-WORDS = ("def return self import value index result error path config token cache message "
-         "tool block user assistant stream request session context buffer None True").split()
 
 
 @dataclass

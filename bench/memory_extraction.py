@@ -40,17 +40,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from cc.models.catalog import Prices  # noqa: E402
+from bench.shared import READ_RATE, WORDS, WRITE_RATE  # noqa: E402
 from tests.fakeapi import Dynamic, FakeAPI, Reply, tool_use  # noqa: E402
 
 #: In every extraction request (the start of cc/prompts/memory/extract.md).
 KEEPER = "it comes from the memory keeper"
 SAVE_EVERY = 5
 UNCACHED = 4  # input_tokens of every reply
-#: Cache read and write prices per base input token, from the model table.
-READ_RATE, WRITE_RATE = Prices(1.0, 0.0).cache_read, Prices(1.0, 0.0).cache_write
-WORDS = ("def return self import value index result error path config token cache message "
-         "tool block user assistant stream request session context buffer None True").split()
 
 
 # ---------------------------------------------------------------------------------------
