@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import fcntl
 import json
 import os
 import re
@@ -33,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from cc.atomic import fsync_dir, write_atomic
+from cc.locking import file_lock
 
 __all__ = ["LIST_ID_ENV", "Task", "TaskStore", "UnknownTask", "canonical_id", "chosen_list_id",
            "list_id_for"]
@@ -232,18 +232,14 @@ class TaskStore:
         there is nothing to read yet."""
         if write:
             folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(folder / _LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        else:
+        with contextlib.ExitStack() as held:
             try:
-                fd = os.open(folder / _LOCK, os.O_RDONLY)
+                held.enter_context(file_lock(folder / _LOCK, shared=not write, create=write,
+                                             mode=0o644))
             except FileNotFoundError:
-                yield
-                return
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
+                if write:
+                    raise
             yield
-        finally:
-            os.close(fd)  # closing the descriptor releases the lock
 
 
 # -- files ----------------------------------------------------------------------------

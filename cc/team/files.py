@@ -9,39 +9,24 @@ and a crash mid-write leaves the previous version whole.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
-import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from cc.atomic import write_atomic
+from cc.locking import file_lock
 
 T = TypeVar("T")
-
-#: flock is per open file description: two threads of one process need a lock of their
-#: own as well, one per path.
-_thread_locks: dict[str, threading.Lock] = {}
-_guard = threading.Lock()
 
 
 @contextlib.contextmanager
 def locked(path: Path) -> Iterator[None]:
     """Hold `path`'s lock (threads and processes alike) for the block."""
-    key = str(path)
-    with _guard:
-        lock = _thread_locks.setdefault(key, threading.Lock())
-    with lock:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(f"{path}.lock", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    with file_lock(path.with_name(path.name + ".lock")):
+        yield
 
 
 def read_json(path: Path, default: Any) -> Any:
