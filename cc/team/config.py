@@ -28,6 +28,12 @@ NAME = AGENT_NAME
 STATUSES = ("active", "idle", "failed", "done", "stopped")
 
 
+def ended_status(run_status: str) -> str:
+    """A member's status once a run of it ended (`completed`, `killed` or `failed`): idle
+    (a letter wakes it), stopped or failed."""
+    return {"completed": "idle", "killed": "stopped"}.get(run_status, "failed")
+
+
 def teams_root(config_dir: Path) -> Path:
     return config_dir / "teams"
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.team.config import LEAD
+from cc.team.config import LEAD, ended_status
 from cc.team.session import run_of
 
 if TYPE_CHECKING:
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
     from cc.team.session import TeamSession
     from cc.tools.agent_tasks import AgentTask
 
-#: A run that ended, by how it ended (when the team's config does not say more).
-_ENDED = {"completed": "idle", "killed": "stopped", "failed": "failed"}
 #: The config's statuses; "active" is a member at work.
 _STATUS = {"active": "working", "idle": "idle", "done": "done", "stopped": "stopped",
            "failed": "failed"}
@@ -45,8 +43,8 @@ def state_of(entry: AgentTask | None, status: str | None) -> str:
         return "working"
     if status is not None and status != "active" and status in _STATUS:
         return _STATUS[status]
-    if entry is not None:
-        return _ENDED.get(entry.status, entry.status)
+    if entry is not None:  # its run ended (the config does not say more)
+        return _STATUS[ended_status(entry.status)]
     return _STATUS.get(status or "", status or "unknown")
 
 

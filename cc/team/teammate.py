@@ -16,7 +16,7 @@ from string import Template
 from typing import TYPE_CHECKING
 
 from cc.identity import Identity, current
-from cc.team.config import NAME, Member
+from cc.team.config import NAME, Member, ended_status
 from cc.team.session import team_of
 from cc.tools.base import ToolContext, ToolResult
 
@@ -62,7 +62,7 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
         current.set(identity)  # inside the teammate's task: its tools know who acts
 
     def after(status: str) -> str | None:
-        ended = {"completed": "idle", "killed": "stopped"}.get(status, "failed")
+        ended = ended_status(status)
         session.files.set_status(name, "done" if run.closing else ended)
         session.went_idle(name, "done" if run.closing else ended)
         if status == "completed":
