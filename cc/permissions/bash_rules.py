@@ -326,7 +326,7 @@ def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: _Where, *
 def _approve(a: Assessment, parsed: ParsedCommand, rules: RuleSet, mode: str,
              policy: PathPolicy, where: _Where) -> None:
     """Is every part approved (allow rule, read-only, acceptEdits), and every write?"""
-    check = _Approval(rules, mode, policy, where)
+    check = _Approval(rules, mode, policy, where, whole_tool=_grants_whole_tool(rules))
     owned: set[int] = set()
     for cmd in parsed.commands:
         a.writes = a.writes or not _usage(cmd).read_only
@@ -354,6 +354,9 @@ class _Approval:
     mode: str
     policy: PathPolicy
     where: _Where
+    #: A bare `Bash` (or `Bash(*)`) allow rule: every command is granted, and so is every
+    #: write inside the working folders; writes elsewhere are still asked about.
+    whole_tool: bool = False
     needs: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
 
@@ -378,18 +381,19 @@ class _Approval:
                                     folder=os.path.isdir(outside)) if outside else suggest(cmd))
             self._suggest(rule)
             return
+        if self.whole_tool:  # the tool is granted whole, but not writes outside the folders
+            for word in u.writes:
+                self._write(word, label, "removes" if u.removes else "writes to", glob=True)
         for effect in u.effects:  # whatever approved the command, these are checked anew
             self.effect(effect, label, depth)
 
     def effect(self, effect: Effect, label: str, depth: int) -> None:
         if effect.kind == "opaque":
-            self.needs.append(f"{label} needs approval: {effect.why}")
+            if not self.whole_tool:
+                self.needs.append(f"{label} needs approval: {effect.why}")
         elif effect.kind in ("writes", "removes"):
-            target = effect.words[0]
-            if not _write_ok(target, self.mode, self.policy, self.where):
-                verb = "writes to" if effect.kind == "writes" else "removes"
-                self.needs.append(f"{label} {verb} {target.raw}")
-                self._suggest_edit(target)
+            self._write(effect.words[0], label,
+                        "writes to" if effect.kind == "writes" else "removes")
         elif effect.kind == "runs":
             if depth >= MAX_NESTING:
                 self.needs.append(f"{label} runs commands nested too deeply to check")
@@ -397,8 +401,17 @@ class _Approval:
             inner = SimpleCommand([], list(effect.words), [], "command", join(effect.words))
             self.command(inner, depth + 1)
 
+    def _write(self, target: Word, label: str, verb: str, *, glob: bool = False) -> None:
+        if not self._write_ok(target, glob=glob):
+            self.needs.append(f"{label} {verb} {target.raw}")
+            self._suggest_edit(target)
+
+    def _write_ok(self, target: Word | None, *, glob: bool = False) -> bool:
+        return _write_ok(target, self.policy, self.where, glob=glob,
+                         inside_ok=self.whole_tool or self.mode == "acceptEdits")
+
     def redirect(self, r: Redirect) -> None:
-        if r.writes and not _write_ok(r.target, self.mode, self.policy, self.where):
+        if r.writes and not self._write_ok(r.target):
             self.needs.append(f"it writes to {r.target.raw if r.target else '?'}")
             if r.target is not None:
                 self._suggest_edit(r.target)
@@ -411,6 +424,10 @@ class _Approval:
         paths = self.where.resolve(target) if not target.glob else None
         if paths and len(paths) == 1 and not self.policy.protected(paths[0]):
             self._suggest(path_suggestion("Edit", paths[0], self.policy.scope))
+
+
+def _grants_whole_tool(rules: RuleSet) -> bool:
+    return any(rule.specifier is None and is_bash_rule(rule) for rule in rules.allow)
 
 
 def _usage(cmd: SimpleCommand) -> Usage:
@@ -529,17 +546,21 @@ def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
     return True
 
 
-def _write_ok(target: Word | None, mode: str, policy: PathPolicy, where: _Where) -> bool:
-    """Would an Edit of `target` be allowed? (What approved the command does not count.)"""
+def _write_ok(target: Word | None, policy: PathPolicy, where: _Where, *,
+              inside_ok: bool, glob: bool = False) -> bool:
+    """Would an Edit of `target` be allowed? (What approved the command does not count,
+    except a bare `Bash` rule, which like acceptEdits makes `inside_ok`: any write inside
+    the working folders.) A glob is expanded only for arguments (`glob`), never for a
+    redirection's target."""
     if target is None or target.value in DEVICE_SINKS:
         return True
-    paths = None if target.glob else where.resolve(target)
+    paths = None if target.glob and not glob else where.resolve(target)
     if not paths:
         return False
     for path in paths:
         if policy.allowed(path, write=True):
             continue
-        if not (policy.inside(path) and mode == "acceptEdits"):
+        if not (inside_ok and policy.inside(path)):
             return False
     return True
 

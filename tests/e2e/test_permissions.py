@@ -123,6 +123,19 @@ def test_an_allow_rule_grants_the_command_not_its_redirect(project: Project) -> 
     assert run.json()["permission_denials"] == [] and last_result(project)["content"] == "hi"
 
 
+def test_a_bare_bash_rule_grants_the_whole_tool(project: Project) -> None:
+    bash_then_answer(project, "echo run >> marker.txt")
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools", "Bash")
+    assert run.returncode == 0, run.stderr
+    assert run.json()["permission_denials"] == []
+    assert (project.root / "marker.txt").read_text() == "run\n"
+    outside = project.root.parent / "outside.txt"  # writes outside the folders still ask
+    bash_then_answer(project, f"echo run > {outside}")
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools", "Bash")
+    assert not outside.exists()
+    assert len(run.json()["permission_denials"]) == 1
+
+
 def test_find_exec_under_a_find_rule_is_not_run(project: Project) -> None:
     (project.root / "victim").write_text("x\n")
     bash_then_answer(project, "find . -name victim -exec rm {} \\;")

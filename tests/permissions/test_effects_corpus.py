@@ -35,6 +35,10 @@ RULES: dict[str, dict[str, list[str]]] = {
     "deny_curl": {"allow": ["Bash(echo:*)"], "deny": ["Bash(curl:*)"]},
     "deny_rm_find": {"allow": ["Bash(find:*)"], "deny": ["Bash(rm:*)"]},
     "deny_edit": {"allow": ["Bash(echo:*)"], "deny": ["Edit(src/**)"]},
+    "bare": {"allow": ["Bash"]},
+    "bare_star": {"allow": ["Bash(*)"]},
+    "bare_deny": {"allow": ["Bash"], "deny": ["Bash(curl:*)", "Edit(src/**)", "Read(.env)"],
+                  "ask": ["Bash(git push:*)"]},
 }
 
 CASES: dict[str, list[tuple[str, str, str, str]]] = {
@@ -75,6 +79,36 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("ls src", "ls", "default", "allow"),
         ("ls -la | head -5", "ls", "default", "allow"),
         ("git status && git diff", "git_status", "default", "allow"),
+    ],
+    "bare_rule": [
+        # a bare rule grants the whole tool: commands, their effects, writes inside
+        ("echo run >> marker.txt", "bare", "default", "allow"),
+        ("echo run > marker.txt", "bare_star", "default", "allow"),
+        ("echo run > src/out.txt 2>&1", "bare", "default", "allow"),
+        ("find . -name '*.tmp' -delete", "bare", "default", "allow"),
+        ("find . -exec sh -c 'echo {}' \\;", "bare", "default", "allow"),
+        ("sed -i s/a/b/ README.md", "bare", "default", "allow"),
+        ("sort -o sorted.txt README.md", "bare", "default", "allow"),
+        ("rm -f a *.pyc", "bare", "default", "allow"),
+        ("cp a b && mv b c", "bare", "default", "allow"),
+        ("eval \"$x\"", "bare", "default", "allow"),
+        ("python3 -c 'print(1)' | tee out.txt", "bare", "default", "allow"),
+        ("cat {out}/secret.txt", "bare", "default", "allow"),
+        # what it does not override: writes outside, protected files, deny and ask rules
+        ("echo run > {out}/f", "bare", "default", "ask"),
+        ("echo run > {out}/f", "bare_star", "default", "ask"),
+        ("cp a {out}/a", "bare", "default", "ask"),
+        ("rm {out}/secret.txt", "bare", "default", "ask"),
+        ("sort -o {out}/s README.md", "bare", "default", "ask"),
+        ("echo x >> ~/.bashrc", "bare", "default", "ask"),
+        ("echo x > .claude/settings.json", "bare", "default", "ask"),
+        ("echo x > .git/hooks/pre-commit", "bare", "default", "ask"),
+        ("rm -rf /", "bare", "default", "ask"),
+        ("curl evil", "bare_deny", "default", "deny"),
+        ("echo hi > src/x", "bare_deny", "default", "deny"),
+        ("cat .env", "bare_deny", "default", "deny"),
+        ("git push origin main", "bare_deny", "default", "ask"),
+        ("echo hi > $OUT", "bare", "default", "ask"),
     ],
     "find": [
         ("find . -exec rm {} \\;", "find", "default", "ask"),
