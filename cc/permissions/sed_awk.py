@@ -167,7 +167,15 @@ def sed_script_safe(script: str) -> bool:
 _AWK_FLAGS = frozenset("bcPrsSNMOtn")
 _AWK_LONG_OK = frozenset({"--sandbox", "--posix", "--traditional", "--characters-as-bytes",
                           "--re-interval", "--non-decimal-data", "--bignum", "--optimize"})
-_AWK_UNSAFE = re.compile(r"system\s*\(|[|>]|\bgetline\b|@|\bENVIRON\b")
+#: Names whose use makes an awk program unsafe: they run commands, read other files or
+#: the environment.
+_AWK_UNSAFE_NAMES = frozenset({"system", "getline", "ENVIRON", "PROCINFO"})
+_AWK_SINK = re.compile(r'>>?[ \t]*"/dev/(?:stdout|stderr|null)"[ \t]*(?=[;}\n]|$)')
+#: Keywords after which a `/` opens a regular expression.
+_AWK_EXPRESSION_KEYWORDS = frozenset({"print", "printf", "return", "else", "do", "in",
+                                      "case"})
+#: After one of these (or at the start) a `/` opens a regular expression, not a division.
+_AWK_REGEX_AFTER = frozenset("(,{};!~&|?:=+-*%^<>\n")
 _ASSIGN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 
 
@@ -202,7 +210,110 @@ def awk_usage(words: list[Word]) -> Usage:
             files.append(word)
     if not programs:
         return Usage(False, reason="awk without a program")
-    if any(_AWK_UNSAFE.search(p) for p in programs):
+    if not all(awk_program_safe(p) for p in programs):
         why = "the awk program runs commands or writes files"
         return Usage(False, reason=why, effects=(opaque(why),))
     return Usage(True, reads=tuple(files))
+
+
+def awk_program_safe(program: str) -> bool:
+    """False if the program can run a command or touch a file other than its input:
+    `system()`, `getline` (from a command or a file), `ENVIRON`/`PROCINFO`, `@load` and
+    `@include`, or output redirected with `>`, `>>` or `|` inside a `print`/`printf`
+    statement (except to /dev/stdout, /dev/stderr or /dev/null). Strings, regular
+    expressions and comments are skipped, so `NR>=1 && NR<=2`, `/a|b/` and `"x > y"` are
+    what they look like: comparisons and text.
+
+    Where awks could read the text differently (a `/` that may start a regular
+    expression or divide, with a `"` before the next `/`; a `/` inside a bracket
+    expression; a `"` inside a regular expression), or it cannot be read, it is unsafe."""
+    s, n = program, len(program)
+    i, depth = 0, 0
+    last = "\n"  # the last significant character ("a": an operand ended)
+    printing: int | None = None  # the paren depth of the `print` statement we are in
+
+    def literal_end(i: int, quote: str) -> int:
+        """The index after the literal that opens before `i`; -1 if it is unsafe."""
+        bracket = False
+        while i < n:
+            c = s[i]
+            if c == "\\":
+                i += 2
+                continue
+            if c == "\n" or (quote == "/" and c == '"'):
+                return -1
+            if quote == "/" and c == "[" and not bracket:  # `[^]…]`: the first ] is literal
+                bracket, i = True, i + 1
+                i += s[i:i + 1] == "^"
+                i += s[i:i + 1] == "]"
+                continue
+            if bracket and c == "]":
+                bracket = False
+            elif c == quote:
+                return -1 if bracket else i + 1
+            i += 1
+        return -1
+
+    while i < n:
+        c = s[i]
+        if c in " \t" or (c == "\\" and s[i + 1:i + 2] == "\n"):  # blanks, continued lines
+            i += 1 if c != "\\" else 2
+            continue
+        if c == "#":
+            while i < n and s[i] != "\n":
+                i += 1
+            continue
+        if c == '"' or (c == "/" and last in _AWK_REGEX_AFTER):
+            end = literal_end(i + 1, c)
+            if end < 0 or (c == "/" and _names(s[i + 1:end - 1]) & _AWK_UNSAFE_NAMES):
+                return False
+            i, last = end, "a"
+            continue
+        if c == "/":  # a division, unless an awk reads a regular expression here
+            close = s.find("/", i + 1)
+            line_end = s.find("\n", i + 1)
+            if close >= 0 and (line_end < 0 or close < line_end) and '"' in s[i + 1:close]:
+                return False
+        if c.isalpha() or c == "_":
+            j = i
+            while j < n and (s[j].isalnum() or s[j] == "_"):
+                j += 1
+            name = s[i:j]
+            if name in _AWK_UNSAFE_NAMES:
+                return False
+            if name in ("print", "printf") and printing is None:
+                printing = depth
+            i, last = j, "(" if name in _AWK_EXPRESSION_KEYWORDS else "a"
+            continue
+        if c == "@":
+            return False
+        if c in "+-" and s[i + 1:i + 2] == c:  # x++ and x-- end an operand
+            i, last = i + 2, "a"
+            continue
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c in ";\n{}":
+            if printing is not None and depth <= printing:
+                printing = None
+        elif printing is not None and depth == printing and c in ">|":
+            if c == "|" or not _to_sink(s, i):
+                return False
+            i = _to_sink(s, i)
+            last = "a"
+            continue
+        last = c
+        i += 1
+    return depth == 0
+
+
+def _names(text: str) -> set[str]:
+    return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", text))
+
+
+def _to_sink(s: str, i: int) -> int:
+    """For `> "/dev/stderr"` at `i` (also `>>`), ending the statement: the index after
+    it; else 0."""
+    m = _AWK_SINK.match(s, i)
+    return m.end() if m else 0

@@ -63,6 +63,14 @@ def test_read_only_commands_run_in_default_mode(project: Project) -> None:
     assert last_result(project)["content"].splitlines()[-1].strip() == "1"
 
 
+def test_quoted_awk_program_is_a_read_only_command(project: Project) -> None:
+    (project.root / "README.md").write_text("one\ntwo\nthree\n")
+    bash_then_answer(project, "awk 'NR>=1 && NR<=2' README.md")
+    run = project.run("-p", "go", "--output-format", "json")
+    assert run.json()["permission_denials"] == []
+    assert last_result(project)["content"] == "one\ntwo"
+
+
 def test_accept_edits_mode_and_protected_files(project: Project) -> None:
     target = project.root / "notes.md"
     project.api.script(
