@@ -22,10 +22,17 @@ SAFE_ENV_VARS = frozenset({"NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "PYTHONUNBU
 ALLOW_WRAPPERS = frozenset({"timeout", "time", "nice", "nohup", "stdbuf", "command", "builtin",
                             "noglob", "xargs"})
 #: Deny and ask rules also look through these.
-DENY_WRAPPERS = ALLOW_WRAPPERS | {"env", "sudo", "doas", "exec"}
-SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+DENY_WRAPPERS = ALLOW_WRAPPERS | {"env", "sudo", "doas", "exec", "watch", "setsid", "ionice",
+                                  "flock", "chroot", "taskset", "busybox", "unbuffer",
+                                  "pkexec", "chrt", "nsenter", "unshare", "strace", "ltrace"}
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish"})
 _VALUE_OPTS = {"timeout": "sk", "nice": "n", "stdbuf": "ioe", "xargs": "IaLnPdEs",
-               "sudo": "ugpCDhrtU", "doas": "uC", "env": "uCS", "exec": "a"}
+               "sudo": "ugpCDhrtU", "doas": "uC", "env": "uCS", "exec": "a", "watch": "nd",
+               "ionice": "cnp", "flock": "wEc", "taskset": "", "chrt": "T",
+               "nsenter": "tSGrwFp", "unshare": "S", "strace": "eopsaSIbXPU",
+               "ltrace": "eopsaSnuAD"}
+#: Wrappers whose first argument is not the command: `timeout 5 cmd`, `flock FILE cmd`.
+_LEADING_ARGS = {"timeout": 1, "flock": 1, "chroot": 1, "taskset": 1, "chrt": 1}
 
 
 def join(words: Iterable[Word]) -> str:
@@ -60,9 +67,10 @@ def strip_wrapper(words: list[Word], *, deny: bool) -> list[Word] | None:
             i += 2 if takes else 1
         else:
             break
-    if name == "timeout":
-        i += 1  # the duration
+    i += _LEADING_ARGS.get(name, 0)  # the duration, the lock file, the new root…
     rest = words[i:]
+    if rest and name in _LEADING_ARGS and (rest[0].value or "-").startswith("-"):
+        return None  # `flock FILE -c '…'`: a string to run (see _inner_script)
     return rest or None
 
 
@@ -120,16 +128,28 @@ def nested(cmds: list[SimpleCommand], depth: int = 0) -> list[ParsedCommand]:
     return out
 
 
+#: Commands that run a string as a shell command line, and the option that gives it.
+_STRING_RUNNERS = {"script": "c", "flock": "c", "su": "c", "runuser": "c", "env": "S"}
+_LONG_STRING_OPTS = ("--command", "--split-string")
+
+
 def _inner_script(words: list[Word]) -> str | None:
     if not words or any(w.value is None for w in words):
         return None
     name = os.path.basename(words[0].text)
     if name == "eval" and len(words) > 1:
         return " ".join(w.text for w in words[1:])
-    if name in SHELLS:
-        for i, w in enumerate(words[1:-1], 1):
-            if w.text.startswith("-") and not w.text.startswith("--") and "c" in w.text:
-                return words[i + 1].text
+    if name == "watch":  # runs its arguments through `sh -c`
+        return " ".join(w.text for w in strip_wrapper(words, deny=True) or ())
+    letter = "c" if name in SHELLS else _STRING_RUNNERS.get(name)
+    if letter is None:
+        return None
+    for i, w in enumerate(words[1:], 1):
+        text, nxt = w.text, words[i + 1].text if i + 1 < len(words) else None
+        if text.startswith(_LONG_STRING_OPTS) and name not in SHELLS:
+            return text.split("=", 1)[1] if "=" in text else nxt
+        if text.startswith("-") and not text.startswith("--") and letter in text:
+            return nxt
     return None
 
 
@@ -163,8 +183,8 @@ def static_variables(cmds: list[SimpleCommand]) -> dict[str, str]:
 def substituted(cmd: SimpleCommand, variables: dict[str, str]) -> SimpleCommand:
     """`cmd` with `$x` / `${x}` in its words replaced by values the line itself set, so
     that `x=curl; $x evil` is matched as `curl evil` (by deny and ask rules)."""
-    if not variables or all(w.value is not None for w in cmd.words):
-        return cmd
+    if not variables or "IFS" in variables or all(w.value is not None for w in cmd.words):
+        return cmd  # (a new IFS splits expansions in ways not followed here)
 
     def expand(word: Word) -> Word:
         if word.value is not None or not _PLAIN.fullmatch(word.raw):

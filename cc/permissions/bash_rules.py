@@ -34,6 +34,7 @@ from cc.permissions.bash_forms import (
     static_variables,
     substituted,
 )
+from cc.permissions.bash_hidden import hidden_program
 from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
 from cc.permissions.path_policy import PathPolicy, path_suggestion
 from cc.permissions.paths import DEVICE_SINKS, Scope, critical_reason, expand, norm
@@ -144,6 +145,7 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     if parsed.error:  # a tree with errors may hide commands: also try every crude fragment
         spellings += _fragments(command)
     _match_rules(a, spellings, rules)
+    _unseen_by_deny_rules(a, everything, variables, rules, parsed.error)
     _check_paths(a, everything, policy, where, scope)
     if parsed.error:
         a.add_safety("unverifiable", "it could not be parsed")
@@ -176,6 +178,25 @@ def _match_rules(a: Assessment, spellings: list[str], rules: RuleSet) -> None:
             spec = rule.specifier
             if spec is None or any(command_matches(spec, s) for s in spellings):
                 record(f"it matches the {behavior} rule {rule}")
+
+
+def _unseen_by_deny_rules(a: Assessment, everything: list[ParsedCommand],
+                          variables: dict[str, str], rules: RuleSet, error: bool) -> None:
+    """With a `Bash(…)` deny rule, a command whose program cannot be seen asks: the rule
+    cannot be checked against it (bash_hidden)."""
+    if a.deny is not None:
+        return
+    rule = next((r for r in rules.deny if is_bash_rule(r) and r.specifier is not None), None)
+    if rule is None:
+        return
+    why = "it could not be parsed" if error else None
+    for cmd in (c for p in everything for c in _with_run_commands(p.commands)):
+        why = why or hidden_program(substituted(cmd, variables))
+    why = why or next((f"it runs {o.why}" for p in everything for c in p.commands
+                       for o in usage(effective(c, deny=True)[1]).effects
+                       if o.kind == "opaque"), None)
+    if why:
+        a.ask_once(f"{why}, so the deny rule {rule} cannot be checked against what it runs")
 
 
 def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPolicy,

@@ -20,18 +20,25 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-#: Writes to these always ask (only bypassPermissions runs them), by any route.
+#: Writes to these always ask (only bypassPermissions runs them), by any route, in any
+#: working folder: code or configuration that runs on its own (hooks, editors' tasks,
+#: shell start-up) and credentials (keys, tokens, and the configs that name helpers
+#: which run to fetch them).
 PROTECTED_DIRS = frozenset(
-    {".git", ".vscode", ".idea", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn"}
+    {".git", ".vscode", ".idea", ".husky", ".cargo", ".devcontainer", ".yarn", ".mvn",
+     ".ssh", ".gnupg", ".aws", ".kube", ".azure"}
 )
 PROTECTED_FILES = frozenset(
     {
         ".mcp.json", ".claude.json", ".gitconfig", ".gitmodules", ".npmrc", ".yarnrc",
         ".yarnrc.yml", ".envrc", ".bashrc", ".bash_profile", ".bash_login", ".bash_logout",
-        ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout", ".cshrc",
-        ".tcshrc", ".kshrc", ".inputrc",
+        ".bash_aliases", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout",
+        ".cshrc", ".tcshrc", ".kshrc", ".inputrc", ".login", ".logout", ".xprofile",
+        ".xinitrc", ".xsessionrc", ".netrc", ".git-credentials", ".pgpass", ".pypirc",
     }
 )
+#: Folders under `.config/` that hold start-up code or credentials.
+PROTECTED_CONFIG_DIRS = frozenset({"git", "fish", "autostart", "systemd", "gcloud", "gh"})
 #: Under `.claude/` (and the config folder): these sub-folders and `settings*.json`.
 PROTECTED_CLAUDE_DIRS = frozenset({"commands", "agents", "skills", "hooks"})
 #: Writing to these is not writing a file.
@@ -195,8 +202,8 @@ def _protected(path: str, config_dir: Path | None) -> str | None:
     for i, part in enumerate(parts):
         if part in PROTECTED_DIRS:
             return f"{part} is a protected folder"
-        if part == ".config" and i + 1 < len(parts) and parts[i + 1] == "git":
-            return ".config/git is a protected folder"
+        if part == ".config" and i + 1 < len(parts) and parts[i + 1] in PROTECTED_CONFIG_DIRS:
+            return f".config/{parts[i + 1]} is a protected folder"
         if part == ".claude" and _claude_protected(parts[i + 1:]):
             return "Claude settings, commands, agents, skills and hooks are protected"
     if config_dir is not None:

@@ -69,8 +69,9 @@ READ_ONLY: dict[str, Spec] = {
     "hostname": Spec(unsafe=("-F", "--file", "-b", "--boot"), max_positionals=0),
     "grep": _grep((), "efABCmdD"), "egrep": _grep((), "efABCmdD"),
     "fgrep": _grep((), "efABCmdD"),
-    "rg": Spec("after_first", "efgtTAmCBMjE", ("--pre", "--pre=", "--pre-glob", "--pre-glob="),
-               (("--pre", "runs"),)),
+    "rg": Spec("after_first", "efgtTAmCBMjE", ("--pre", "--pre=", "--pre-glob", "--pre-glob=",
+                                                "--hostname-bin", "--hostname-bin="),
+               (("--pre", "runs"), ("--hostname-bin", "runs"))),
     "which": Spec(), "type": Spec(), "diff": Spec("all", "UCIxXFL"), "cmp": Spec("all", "in"),
     "stat": Spec("all", "fc"), "du": Spec("all", "dBtX"), "df": Spec("all", "tBx"),
     "file": Spec("all", "fmFeP", ("-C", "--compile")),
@@ -311,7 +312,33 @@ def _cd(words: list[Word]) -> Usage:
     return Usage(True, reads=(args[0],))
 
 
+#: Package-manager settings that name a program to run or a config file to load (which
+#: can name one): given on the command line, they make even `npm test` run something else.
+_PACKAGE_MANAGERS = frozenset({"npm", "npx", "pnpm", "pnpx", "yarn", "bun", "bunx"})
+_RUNNING_SETTINGS = frozenset({
+    "script-shell", "shell", "node-options", "userconfig", "globalconfig", "editor", "git",
+    "browser", "viewer", "init-module", "call", "onload-script", "node-gyp", "config",
+    "rc-file", "use-yarnrc", "yarn-path", "preload", "require", "tsconfig-override",
+})
+
+
+def _package_manager(words: list[Word]) -> Usage:
+    name = words[0].value
+    for word in words[1:]:
+        v = word.value
+        if v == "--":
+            break
+        if v is None:
+            continue
+        key = v[2:].split("=", 1)[0].replace("_", "-") if v.startswith("--") else ""
+        if key in _RUNNING_SETTINGS or (v in ("-c", "-r") and name in ("npx", "bun", "bunx")):
+            why = f"{name} {v.split('=', 1)[0]} names a program to run or a config to load"
+            return Usage(False, reason=why, effects=(opaque(why),))
+    return Usage(False, reason=f"{name} runs the project's scripts")
+
+
 CUSTOM: dict[str, Callable[[list[Word]], Usage]] = {
+    **{name: _package_manager for name in _PACKAGE_MANAGERS},
     "find": _find, "date": _date, "env": _env, "xargs": _xargs, "command": _command,
     "tar": _tar, "dd": _dd,
     "cd": _cd, "git": git_usage, "sed": sed_usage, "awk": awk_usage, "gawk": awk_usage,

@@ -163,6 +163,25 @@ def test_protected_files(proj: Proj, rel: str) -> None:
     assert protected_reason(str(proj.root / rel), proj.config)
 
 
+@pytest.mark.parametrize("rel", [
+    ".ssh/authorized_keys", ".ssh/config", ".ssh/id_ed25519", ".gnupg/gpg.conf",
+    ".aws/credentials", ".aws/config", ".kube/config", ".netrc", ".git-credentials",
+    ".pgpass", ".bash_aliases", ".zshenv", ".config/fish/config.fish",
+    ".config/autostart/x.desktop", ".config/git/config",
+])
+async def test_credentials_and_start_up_files_in_an_added_folder_ask_in_accept_edits(
+        proj: Proj, rel: str) -> None:
+    """acceptEdits approves edits inside the working folders, but not of a credential or
+    start-up file there (an added folder is often the home folder)."""
+    checker = make_checker(proj, "acceptEdits", add_dirs=(str(proj.home),))
+    target = proj.home / rel
+    assert (await check(checker, "Write", file_path=str(target))).behavior == "deny"
+    assert (await check(checker, "Write", file_path=str(proj.home / "notes.txt"))
+            ).behavior == "allow"
+    bash = await check(checker, "Bash", command=f"echo x >> {target}")
+    assert bash.behavior == "deny" and "protected" in (bash.message or "")
+
+
 def test_protected_through_a_symlink_and_in_the_config_folder(proj: Proj) -> None:
     (proj.root / "innocent").symlink_to(proj.home / ".bashrc")
     assert protected_reason(str(proj.root / "innocent"))
