@@ -37,7 +37,14 @@ from cc.permissions.bash_forms import (
 from cc.permissions.bash_hidden import hidden_program
 from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
 from cc.permissions.path_policy import PathPolicy, path_suggestion
-from cc.permissions.paths import DEVICE_SINKS, Scope, critical_reason, expand, norm
+from cc.permissions.paths import (
+    DEVICE_SINKS,
+    Scope,
+    critical_reason,
+    expand,
+    norm,
+    within,
+)
 from cc.permissions.rules import Rule, RuleSet, command_matches
 from cc.permissions.shell_args import Effect, Usage, opaque
 from cc.permissions.shell_catalog import usage
@@ -136,7 +143,8 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     inner = nested(parsed.commands)
     everything = [parsed, *inner]
     policy = PathPolicy(rules, scope)
-    where = _where(parsed.commands, shell_cwd or scope.cwd, scope.home)
+    where = _where([c for p in everything for c in p.commands], shell_cwd or scope.cwd,
+                   scope.home)
 
     variables = static_variables(parsed.commands)
     spellings = [command.strip(), *(f for p in everything
@@ -147,6 +155,7 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     _match_rules(a, spellings, rules)
     _unseen_by_deny_rules(a, everything, variables, rules, parsed.error)
     _check_paths(a, everything, policy, where, scope)
+    _foreign_git(a, everything, where, scope)
     if parsed.error:
         a.add_safety("unverifiable", "it could not be parsed")
     suspicious = _code_in_variables(variables)
@@ -381,14 +390,10 @@ class _Approval:
     needs: list[str] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
 
-    @property
-    def elsewhere(self) -> bool:
-        return self.where.unknown or len(self.where.cwds) > 1  # some cd went somewhere else
-
     def command(self, cmd: SimpleCommand, depth: int = 0) -> None:
         explicit = _allowed_by_rule(cmd, self.rules)
         u = _usage(cmd)
-        blocker, outside = _read_only_blocker(u, cmd, self.policy, self.where, self.elsewhere)
+        blocker, outside = _read_only_blocker(u, cmd, self.policy, self.where)
         ok = explicit is not None or blocker is None or (
             self.mode == "acceptEdits" and _accept_edits_ok(u, self.policy, self.where)
         )
@@ -509,18 +514,12 @@ def _allowed_by_rule(cmd: SimpleCommand, rules: RuleSet) -> Rule | None:
     return None
 
 
-def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy, where: _Where,
-                       elsewhere: bool) -> tuple[str | None, str | None]:
+def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy,
+                       where: _Where) -> tuple[str | None, str | None]:
     """(None, None) if it runs as a read-only command; else why not ("" if it simply is
     not read-only) and the path outside the working folders it reads, if that is why."""
     if not u.read_only:
         return "", None
-    _, words = effective(cmd, deny=False, keep_xargs=True)
-    is_git = bool(words) and os.path.basename(words[0].text) == "git"
-    if is_git and elsewhere:
-        return "git after a cd elsewhere could run another repository's configured code", None
-    if is_git and _other_repository(u, where, policy):
-        return "git in another repository could run that repository's configured code", None
     reads = [*u.reads, *(r.target for r in cmd.redirects if r.reads and r.target)]
     for word in reads:
         paths = where.resolve(word)
@@ -530,6 +529,96 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy, where: 
         if outside is not None:
             return f"it reads {outside}, outside the working folders", outside
     return None, None
+
+
+def _foreign_git(a: Assessment, everything: list[ParsedCommand], where: _Where,
+                 scope: Scope) -> None:
+    """git run in another repository than the project's (reached by `cd`, `-C`,
+    `--git-dir`, `--work-tree` or `GIT_DIR`) reads that repository's configuration, whose
+    hooks, fsmonitor, pager, aliases and filters run code the user never vouched for:
+    it asks, whatever allowed the command (only bypassPermissions skips it)."""
+    home = repository_of(str(scope.cwd))
+    cmds = [c for p in everything for c in _with_run_commands(p.commands)]
+    for cmd in cmds:
+        assigns, words = effective(cmd, deny=False)
+        if not words or os.path.basename(words[0].text) != "git":
+            continue
+        folders = _git_folders(assigns, words)
+        if folders is None or where.unknown:
+            a.add_safety("unverifiable", "git runs in a folder only known when it runs, "
+                                         "maybe another repository with code of its own")
+            return
+        for folder in folders:
+            paths = (where.resolve(Word(folder, folder)) if folder else where.cwds) or ()
+            if any(p != norm(scope.cwd) for p in paths) and not all(
+                    _usage(c).read_only for c in cmds if c is not cmd):
+                a.add_safety("unverifiable", "git runs in another folder after commands that "
+                                             "may change what is there")
+                return
+            for path in paths:
+                if not os.path.isdir(path):
+                    a.add_safety("unverifiable", f"git would run in {path}, which is not "
+                                                 "there yet")
+                    return
+                other = _repository_at(path)
+                if other is not None and other != home and not _belongs_to(other, home):
+                    a.add_safety("protected", f"git would run in {other}, another repository, "
+                                              "whose configuration can run code of its own")
+                    return
+
+
+def _git_folders(assigns: list[Word], words: list[Word]) -> list[str] | None:
+    """The folders git is pointed at ("" for where it runs); None if one is not known."""
+    out: list[str] = []
+    for word in assigns:
+        if word.value is None:
+            return None
+        name, _, value = word.value.partition("=")
+        if name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"):
+            out.append(value)
+    i = 1
+    while i < len(words) and (words[i].value or "-").startswith("-"):
+        v = words[i].value
+        if v is None:
+            return None
+        if v in ("-C", "--git-dir", "--work-tree") and i + 1 < len(words):
+            if words[i + 1].value is None:
+                return None
+            out.append(words[i + 1].value or "")
+            i += 2
+            continue
+        if v.startswith(("--git-dir=", "--work-tree=")):
+            out.append(v.split("=", 1)[1])
+        i += 1
+    return out or [""]
+
+
+def _repository_at(path: str) -> str | None:
+    """The repository git finds at `path`: a bare one (or a git folder) there, else the
+    one holding it; a git folder counts as its work tree's repository."""
+    real = os.path.realpath(path)
+    if all(os.path.exists(os.path.join(real, n)) for n in ("HEAD", "config", "objects")):
+        parent = os.path.dirname(real)
+        return parent if os.path.basename(real) == ".git" else real
+    return repository_of(real)
+
+
+def _belongs_to(repository: str, home: str | None) -> bool:
+    """A submodule of the project keeps its git folder in the project's `.git/modules`."""
+    if home is None:
+        return False
+    marker = os.path.join(repository, ".git")
+    if not os.path.isfile(marker):
+        return False
+    try:
+        with open(marker, encoding="utf-8") as f:
+            line = f.readline(4096).strip()
+    except OSError:
+        return False
+    if not line.startswith("gitdir:"):
+        return False
+    gitdir = os.path.realpath(os.path.join(repository, line[7:].strip()))
+    return within(gitdir, os.path.join(home, ".git", "modules"))
 
 
 def repository_of(path: str) -> str | None:
@@ -542,19 +631,6 @@ def repository_of(path: str) -> str | None:
         if parent == current:
             return None
         current = parent
-
-
-def _other_repository(u: Usage, where: _Where, policy: PathPolicy) -> bool:
-    """`git -C dir`: is dir in a repository other than the project's (whose configured
-    hooks, fsmonitor, pager and aliases the user has not vouched for)?"""
-    if not u.reads:
-        return False
-    home = repository_of(str(policy.scope.cwd))
-    for word in u.reads:
-        for path in where.resolve(word) or ():
-            if repository_of(path) != home:
-                return True
-    return False
 
 
 def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:

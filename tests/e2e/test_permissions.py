@@ -144,6 +144,25 @@ def test_a_bare_bash_rule_grants_the_whole_tool(project: Project) -> None:
     assert len(run.json()["permission_denials"]) == 1
 
 
+def test_git_in_a_foreign_repository_does_not_run_its_code(project: Project) -> None:
+    """`cd other && git status` under `Bash(git status:*)`: other's fsmonitor would run."""
+    import subprocess
+
+    other = project.root / "other"
+    other.mkdir()
+    marker = project.root / "pwned"
+    for args in (["init", "-q", "."], ["config", "core.fsmonitor", f"touch {marker}; false"]):
+        subprocess.run(["git", *args], cwd=other, check=True, capture_output=True)
+    (other / "a.txt").write_text("x\n")
+    bash_then_answer(project, "cd other && git status")
+    run = project.run("-p", "go", "--output-format", "json", "--allowedTools",
+                      "Bash(git status:*)")
+    assert run.returncode == 0, run.stderr
+    assert not marker.exists()
+    assert "another repository" in last_result(project)["content"]
+    assert len(run.json()["permission_denials"]) == 1
+
+
 def test_find_exec_under_a_find_rule_is_not_run(project: Project) -> None:
     (project.root / "victim").write_text("x\n")
     bash_then_answer(project, "find . -name victim -exec rm {} \\;")

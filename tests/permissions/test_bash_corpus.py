@@ -186,7 +186,7 @@ CORPUS: list[tuple[str, str, str, str]] = [
     ("cat ~/notes.txt", "none", "default", "ask"),
     # --- cd ---------------------------------------------------------------------------------
     ("cd /tmp && git status", "none", "default", "ask"),
-    ("cd src && git status", "none", "default", "ask"),
+    ("cd src && git status", "none", "default", "allow"),  # the same repository
     ("cd src && ls", "none", "default", "allow"),
     ("cd .. && ls", "none", "default", "ask"),
     # --- deny beats ask beats allow ---------------------------------------------------------
