@@ -521,6 +521,7 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy,
     if not u.read_only:
         return "", None
     reads = [*u.reads, *(r.target for r in cmd.redirects if r.reads and r.target)]
+    folders: list[str] = []
     for word in reads:
         paths = where.resolve(word)
         if paths is None:
@@ -528,7 +529,47 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy,
         outside = next((p for p in paths if not policy.readable(p)), None)
         if outside is not None:
             return f"it reads {outside}, outside the working folders", outside
+        folders += [p for p in paths if os.path.isdir(p)]
+    if _follows_links(cmd):
+        for folder in folders or where.cwds[:1]:
+            escape = _link_out_of(policy, folder)
+            if escape == "":
+                return f"it follows symbolic links under {folder}, too many to check", None
+            if escape is not None:
+                return f"it follows a symbolic link to {escape}, outside the working folders", \
+                    escape
     return None, None
+
+
+def _follows_links(cmd: SimpleCommand) -> bool:
+    """Does it read through every symbolic link under a folder (`grep -R`, `rg -L`)?"""
+    _, words = effective(cmd, deny=True)
+    if not words:
+        return False
+    name = os.path.basename(words[0].text)
+    flags = [w.value or "" for w in words[1:]]
+    short = "".join(f[1:] for f in flags if f.startswith("-") and not f.startswith("--"))
+    if name in ("grep", "egrep", "fgrep"):
+        return "R" in short or "--dereference-recursive" in flags
+    if name == "rg":
+        return "L" in short or "--follow" in flags
+    return False
+
+
+def _link_out_of(policy: PathPolicy, folder: str) -> str | None:
+    """Where a symbolic link under `folder` leads outside the readable folders; "" if
+    there are too many entries to tell; None if none does."""
+    seen = 0
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for name in (*dirs, *files):
+            seen += 1
+            if seen > MAX_SCAN:
+                return ""
+            path = os.path.join(root, name)
+            if os.path.islink(path) and not policy.readable(path):
+                return os.path.realpath(path)
+    return None
 
 
 def _foreign_git(a: Assessment, everything: list[ParsedCommand], where: _Where,

@@ -33,7 +33,8 @@ INSTALL_HINT = "install it with `apt-get install bubblewrap` (Debian, Ubuntu) or
 #: Under each working folder: protected files and folders (kept read-only, never created).
 PROTECTED_FILES = (".claude/settings.json", ".claude/settings.local.json", ".mcp.json",
                    ".git/config")
-PROTECTED_DIRS = (".claude/commands", ".claude/agents", ".claude/skills", ".git/hooks")
+PROTECTED_DIRS = (".claude/commands", ".claude/agents", ".claude/skills", ".git/hooks",
+                  ".ssh", ".gnupg", ".aws", ".kube")
 #: Shell start-up files, in working folders and in home.
 SHELL_FILES = (".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile",
                ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".zlogout")

@@ -317,6 +317,20 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("cd src", "cd", "default", "allow"),
         ("cd src && cat main.py", "cd", "default", "allow"),
     ],
+    "symlinks_out": [
+        # a recursive read that follows links reads what they point at
+        ("grep -R secret linked", "none", "default", "ask"),
+        ("grep -R secret", "none", "default", "ask"),
+        ("grep --dereference-recursive secret .", "none", "default", "ask"),
+        ("egrep -Rn 's|t' linked", "none", "default", "ask"),
+        ("rg -L secret linked", "none", "default", "ask"),
+        ("rg --follow secret", "none", "default", "ask"),
+        ("grep -r secret linked/out", "none", "default", "ask"),
+        ("grep -r secret linked", "none", "default", "allow"),
+        ("grep -R TODO src", "none", "default", "allow"),
+        ("rg secret linked", "none", "default", "allow"),
+        ("rg -L TODO src", "none", "default", "allow"),
+    ],
     "deny_reads": [
         ("cat .env", "deny_read_env", "default", "deny"),
         ("cat ./.env", "deny_read_env", "default", "deny"),
@@ -376,6 +390,8 @@ CORPUS = [(cls, *case) for cls, cases in CASES.items() for case in cases]
 def project(proj: Proj) -> Proj:
     (proj.root / "vendor" / "lib" / ".git").mkdir(parents=True)
     (proj.root / "link-to-env").symlink_to(proj.root / ".env")
+    (proj.root / "linked").mkdir()
+    (proj.root / "linked" / "out").symlink_to(proj.outside)
     return proj
 
 

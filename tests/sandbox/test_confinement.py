@@ -45,7 +45,8 @@ async def test_a_symlink_to_outside_cannot_be_written_through(box: Box) -> None:
 
 @pytest.mark.parametrize("path", [".claude/settings.json", ".claude/settings.local.json",
                                   ".git/hooks/pre-commit", ".mcp.json", ".bashrc",
-                                  ".claude/commands/evil.md", ".git/config"])
+                                  ".claude/commands/evil.md", ".git/config",
+                                  ".ssh/authorized_keys", ".aws/credentials"])
 async def test_protected_files_that_do_not_exist_cannot_be_created(box: Box, path: str) -> None:
     result = await box.bash(f"mkdir -p $(dirname {path}); echo x > {path}")
     assert result.is_error
