@@ -190,3 +190,24 @@ def test_grep_and_glob_leave_out_files_a_read_deny_rule_covers(project: Project)
     assert "SECRET-not-really" in grep["content"] and "SECRET-123" not in grep["content"]
     assert ".env" not in glob["content"]
     assert "app.py" in files["content"] and ".env" not in files["content"]
+
+
+def test_a_hard_link_does_not_dodge_a_read_deny_rule(project: Project) -> None:
+    import os
+
+    (project.root / ".env").write_text("API_KEY=SECRET-123\n")
+    os.link(project.root / ".env", project.root / "notes.txt")
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"deny": ["Read(.env)"]}}))
+    project.api.script(
+        Reply([tool_use("Read", {"file_path": str(project.root / "notes.txt")}),
+               tool_use("Grep", {"pattern": "SECRET", "output_mode": "content"}),
+               tool_use("Bash", {"command": "cat notes.txt"})]),
+        Reply([text("ok")]),
+    )
+    run = project.run("-p", "go", "--output-format", "json")
+    assert run.returncode == 0, run.stderr
+    results = project.api.bodies[-1]["messages"][-1]["content"]
+    assert "SECRET-123" not in json.dumps(results)
+    assert sorted(d["tool_name"] for d in run.json()["permission_denials"]) == ["Bash", "Read"]

@@ -8,6 +8,7 @@ working folder, `{home}` the home folder. The project holds a nested repository 
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
 import pytest
@@ -317,6 +318,14 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("cd src", "cd", "default", "allow"),
         ("cd src && cat main.py", "cd", "default", "allow"),
     ],
+    "hard_links": [
+        ("cat notes.txt", "deny_read_env", "default", "deny"),
+        ("grep SECRET notes.txt", "deny_read_env", "default", "deny"),
+        ("head -1 notes.txt | wc -c", "deny_read_env", "default", "deny"),
+        ("cat < notes.txt", "deny_read_env", "default", "deny"),
+        ("cat readme-copy.md", "deny_read_env", "default", "allow"),
+        ("cat README.md", "deny_read_env", "default", "allow"),
+    ],
     "symlinks_out": [
         # a recursive read that follows links reads what they point at
         ("grep -R secret linked", "none", "default", "ask"),
@@ -390,6 +399,8 @@ CORPUS = [(cls, *case) for cls, cases in CASES.items() for case in cases]
 def project(proj: Proj) -> Proj:
     (proj.root / "vendor" / "lib" / ".git").mkdir(parents=True)
     (proj.root / "link-to-env").symlink_to(proj.root / ".env")
+    os.link(proj.root / ".env", proj.root / "notes.txt")  # another name of a denied file
+    os.link(proj.root / "README.md", proj.root / "readme-copy.md")
     (proj.root / "linked").mkdir()
     (proj.root / "linked" / "out").symlink_to(proj.outside)
     return proj

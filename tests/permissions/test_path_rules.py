@@ -182,6 +182,23 @@ async def test_credentials_and_start_up_files_in_an_added_folder_ask_in_accept_e
     assert bash.behavior == "deny" and "protected" in (bash.message or "")
 
 
+async def test_a_hard_link_to_a_denied_file_is_denied_too(proj: Proj) -> None:
+    import os
+
+    secrets = proj.home / ".aws"
+    secrets.mkdir()
+    (secrets / "credentials").write_text("key\n")
+    os.link(secrets / "credentials", proj.root / "notes.txt")
+    os.link(proj.root / ".env", proj.root / "src" / "settings.txt")
+    checker = make_checker(proj, deny=("Read(~/.aws/**)", "Read(.env)"))
+    for target in ("notes.txt", "src/settings.txt"):
+        decision = await check(checker, "Read", file_path=str(proj.root / target))
+        assert decision.behavior == "deny" and "hard link" in (decision.message or "")
+        assert (await check(checker, "Edit", file_path=str(proj.root / target))
+                ).behavior == "deny"
+    assert (await check(checker, "Read", file_path=str(proj.root / "a"))).behavior == "allow"
+
+
 def test_protected_through_a_symlink_and_in_the_config_folder(proj: Proj) -> None:
     (proj.root / "innocent").symlink_to(proj.home / ".bashrc")
     assert protected_reason(str(proj.root / "innocent"))
