@@ -36,6 +36,7 @@ from cc.permissions.bash_forms import (
 )
 from cc.permissions.bash_hidden import hidden_program
 from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
+from cc.permissions.git_contents import listed_files, shown_contents
 from cc.permissions.path_policy import PathPolicy, path_suggestion
 from cc.permissions.paths import (
     DEVICE_SINKS,
@@ -226,6 +227,7 @@ def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPol
             _deny_inside(a, policy, read or where.cwds[:1], cmd)
             for word in _read_extras(cmd, where):
                 _deny_path(a, policy, word, write=False)
+            _git_contents(a, cmd, policy, where)
             for effect in u.effects:
                 if effect.kind in ("writes", "removes"):
                     _check_write(a, effect.words[0], policy, where, redirect=True)
@@ -322,6 +324,39 @@ def _read_extras(cmd: SimpleCommand, where: _Where) -> list[str]:
                     base = where.cwds[0]
                 out.append(norm(os.path.join(base, rel)))
     return out
+
+
+def _git_contents(a: Assessment, cmd: SimpleCommand, policy: PathPolicy,
+                  where: _Where) -> None:
+    """`git log -p`, `git show`, `git diff`, `git blame`: the files whose contents they
+    may print, against the Read deny rules (git_contents)."""
+    if not any(r.tool == "Read" and r.specifier for r in policy.rules.deny):
+        return
+    _, words = effective(cmd, deny=True)
+    if not words or os.path.basename(words[0].text) != "git":
+        return
+    cwd = where.cwds[0]
+    shown = shown_contents(words, cwd)
+    repository = repository_of(cwd) if shown is not None else None
+    if shown is None or repository is None:
+        return
+    files = listed_files(repository, shown.scope)
+    if files is None:
+        a.ask_once("it prints file contents from the repository, which could not be listed "
+                   "to check them against the deny rules")
+        return
+    specs = [expand(p, Path(cwd), where.home) for p in shown.paths]
+    if any(c in p for p in shown.paths for c in "*?[:"):
+        specs = []  # a pathspec with wildcards or magic: every file may match
+    for rel in files:
+        path = os.path.join(repository, rel)
+        if specs and not any(within(path, spec) for spec in specs):
+            continue
+        rule = policy.denied_name(path)
+        if rule is not None:
+            a.deny_once(f"it prints the contents of {path} (from the repository's files or "
+                        f"history), which the deny rule {rule} covers")
+            return
 
 
 def _deny_path(a: Assessment, policy: PathPolicy, path: str, *, write: bool) -> None:

@@ -83,6 +83,17 @@ class PathPolicy:
     def _match_for(self, rules: list[Rule]) -> Callable[[str], Rule | None]:
         return lambda p: self._match(rules, _READ_OR_EDIT, p, deny=True)
 
+    def denied_name(self, path: str) -> Rule | None:
+        """The Read deny rule covering a path as spelled (a file that may exist only in
+        a repository's history: no symlinks or links to follow)."""
+        for rule in self.rules.deny:
+            if rule.specifier is None or rule.param is not None or rule.tool not in _READ:
+                continue
+            pattern = _pattern(rule.specifier, rule.anchor, rule.cwd, self.scope.home, True)
+            if pattern.matches_one(path):
+                return rule
+        return None
+
     def asked(self, path: str, *, write: bool) -> Rule | None:
         return self._match(self.rules.ask, _EDIT if write else _READ, path, deny=True)
 
