@@ -151,7 +151,7 @@ class ExtractionCoordinator:
                          permission_mode="dontAsk", tools=tuple(engine.registry.names),
                          max_turns=MAX_TURNS, thinking_budget=engine.config.thinking_budget,
                          max_output_tokens=engine.config.max_output_tokens,
-                         session_id=engine.session_id)
+                         session_id=engine.session_id, internal=True)
         built = await fork(engine, spec, runtime, registry=engine.registry)
         child = built.engine
         child.hooks = None  # internal work: the user's hooks are not told of it
@@ -160,7 +160,7 @@ class ExtractionCoordinator:
         child.executor = ToolExecutor(executor.registry, executor.ctx,
                                       permissions=MemoryOnlyGate(self.folder, runtime.cwd),
                                       hooks=NoHooks())
-        child.executor.on_denial = child.permission_denials.append
+        child.executor.on_denial = child.note_denial  # its own log (`internal`)
         child.messages = [*messages, UserMessage.text(_directive(self.folder, since),
                                                       is_meta=True)]
         try:

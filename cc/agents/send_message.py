@@ -3,7 +3,8 @@
 To an agent that is running, the message joins its next request; to one that has
 ended, it starts another run of it, its conversation intact (its end is announced
 again, by a `<task-notification>` naming this call). With a team, the team's router
-(`cc.team.session`) takes the addresses it knows first: members, `team-lead`, `*`.
+(`cc.team.session`) takes the addresses it knows first: members, `team-lead`, `*`. A
+named agent of no team (`cc.agents.named`) writes to the main conversation ("main").
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import ConfigDict, Field
 
+from cc.identity import current
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
 if TYPE_CHECKING:
@@ -69,6 +71,9 @@ class SendMessageTool(Tool):
         if self.router is not None and (routed := self.router.send(inp, ctx)) is not None:
             return routed
         engine = ctx.engine()
+        who = current.get()
+        if engine.agent is not None and who is not None and who.team is None:
+            return self._from_named_agent(inp, ctx, who.name)
         if engine.agent is not None:
             return ToolResult.error("A sub-agent reports in its final message; it has no one "
                                     "to send messages to.")
@@ -83,6 +88,18 @@ class SendMessageTool(Tool):
                                     "send this agent text.")
         return deliver(table, entry, inp.message, ctx.tool_use_id or "",
                        queued=from_parent(inp.message))
+
+    @staticmethod
+    def _from_named_agent(inp: SendMessageInput, ctx: ToolContext, sender: str) -> ToolResult:
+        """A named agent of no team writes to the main conversation (its only reader)."""
+        from cc.agents.named import LEAD_ADDRESSES, send_to_lead
+
+        if inp.to == sender:
+            return ToolResult.error(f"You are {sender}: send to \"main\".")
+        if inp.to not in LEAD_ADDRESSES:
+            return ToolResult.error(f"No agent {inp.to!r} to send to: your messages go to the "
+                                    "main conversation (to: \"main\").")
+        return send_to_lead(inp, ctx, sender)
 
 
 def deliver(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id: str, *,

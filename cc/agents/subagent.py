@@ -53,6 +53,8 @@ class AgentRequest:
     tool_use_id: str
     model: str | None = None
     background: bool = False
+    #: The name it is addressed by (a named agent, a teammate), if any.
+    name: str | None = None
 
 
 @dataclass
@@ -238,6 +240,8 @@ class SubagentRun:
             "model": self.request.model or self.engine.model,
             "finished": finished,
         }
+        if self.request.name:
+            meta["name"] = self.request.name
         try:
             path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             tmp = path.with_name(path.name + ".tmp")

@@ -81,6 +81,7 @@ class AgentTool(Tool):
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, AgentInput)
         from cc.agents.background import run_in_background
+        from cc.agents.named import identity_setter, prompt_note
         from cc.agents.subagent import AgentRequest, launch
 
         parent = ctx.engine()
@@ -114,13 +115,18 @@ class AgentTool(Tool):
             prompt = Template(definition.system_prompt).substitute(directive=inp.prompt)
         background = bool(inp.run_in_background or inp.name) or self.background_only
         request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
-                               model=inp.model, background=background)
-        try:
-            run = await launch(parent, definition, request)
+                               model=inp.model, background=background, name=inp.name)
+        try:  # a named agent gets SendMessage, and a note saying so
+            run = await launch(parent, definition, request,
+                               extra_tools=("SendMessage",) if inp.name else (),
+                               extra_system=[prompt_note(inp.name)] if inp.name else [])
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
+        if inp.name:
+            return run_in_background(run, ctx, name=inp.name,
+                                     before=identity_setter(inp.name, run.agent_id))
         if request.background:
-            return run_in_background(run, ctx, name=inp.name)
+            return run_in_background(run, ctx)
         try:
             await run.run(ctx.emit)
         except BaseException:

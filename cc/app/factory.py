@@ -64,6 +64,9 @@ class AgentSpec:
     #: session's agent, wherever the session is attached later). A sub-agent's lines
     #: are sidechain lines (`isSidechain`, `agentId`).
     transcript: Path | None = None
+    #: The harness's own helper (memory extraction): the calls it is refused are not
+    #: the session's `permission_denials`.
+    internal: bool = False
 
 
 @dataclass
@@ -223,8 +226,10 @@ async def build_engine(
     hooks = _hooks(runtime, config.session_id, lambda: gate.mode, warnings)
     executor = ToolExecutor(registry, ctx, permissions=gate, hooks=hooks)
     client = parent.client if parent is not None else ModelClient(runtime.credentials)
+    # A sub-agent's refusals are its session's: one log, the main agent's.
+    denials = parent.denials if parent is not None and not spec.internal else None
     engine = QueryEngine(config, client, registry, executor, hooks=hooks,
-                         shares_with_parent=parent is not None)
+                         shares_with_parent=parent is not None, denials=denials)
     ctx.results_dir = lambda: _results_dir(engine)
     ctx.engine_ref = EngineRef(engine)
     engine.runtime = runtime

@@ -180,15 +180,6 @@ class PermissionAnswered:
 
 
 @dataclass(frozen=True)
-class Denied:
-    """A call the permission check refused (the result record lists them)."""
-
-    tool_name: str
-    tool_use_id: str
-    tool_input: dict[str, Any]
-
-
-@dataclass(frozen=True)
 class TurnSummary:
     """What a writer reports when a turn ends, so it never reads the engine."""
 
@@ -204,8 +195,6 @@ class TurnSummary:
     total_tokens: int = 0
     tool_uses: int = 0
     duration_ms: int = 0
-    #: Every call refused in the session so far.
-    denials: tuple[Denied, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from cc.core.denials import Denial, DenialLog
 from cc.core.events import (
     AssistantEvent,
-    Denied,
     Event,
     Notice,
     PermissionDenied,
@@ -28,7 +28,7 @@ from cc.core.events import (
     TurnSummary,
     UserEvent,
 )
-from cc.core.pipeline.executor import Denial, ToolExecutor
+from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
 from cc.models.content_blocks import TextBlock
@@ -72,6 +72,7 @@ class QueryEngine:
         hooks: HookRunner | None = None,
         clock: Callable[[], float] = time.monotonic,
         shares_with_parent: bool = False,
+        denials: DenialLog | None = None,
     ) -> None:
         self.config = config
         self.hooks = hooks
@@ -80,7 +81,9 @@ class QueryEngine:
         self.executor = executor
         self.messages: list[Message] = []
         self.usage = UsageTotals()
-        self.permission_denials: list[Denial] = []
+        #: The session's refused calls, its agents' too (a sub-agent is given its
+        #: parent's log; the main agent's engine starts it).
+        self.denials = denials if denials is not None else DenialLog()
         self.last_state: QueryState | None = None
         #: Where the current (or last) turn started: clock, tokens, tool uses so far.
         self._turn_start = (0.0, 0, 0)
@@ -118,11 +121,25 @@ class QueryEngine:
         self._warned_block_types: set[str] = set()
         self._clock = clock
         self._end_request: str | None = None
-        executor.on_denial = self.permission_denials.append
+        executor.on_denial = self.note_denial
 
     @property
     def model(self) -> str:
         return self.config.model
+
+    @property
+    def agent_id(self) -> str | None:
+        """The sub-agent this engine runs (None: the session's main agent)."""
+        return self.agent.agent_id if self.agent is not None else None
+
+    def note_denial(self, denial: Denial) -> None:
+        """A call of this engine's was refused: into the session's log, as this agent's."""
+        self.denials.add(dataclasses.replace(denial, agent_id=self.agent_id))
+
+    @property
+    def permission_denials(self) -> list[Denial]:
+        """This agent's own refused calls (the session's are `denials`)."""
+        return self.denials.of(self.agent_id)
 
     @property
     def session_id(self) -> str:
@@ -210,7 +227,7 @@ class QueryEngine:
             context=self.compactor,
             end_requested=self._take_end_request,
         )
-        seen_denials = len(self.permission_denials)
+        seen_denials = len(self.denials)
         request_started: float | None = None
         ours = messages is self.messages
         try:
@@ -231,11 +248,11 @@ class QueryEngine:
                     msg = event.message
                     self.usage.add(msg.model or state.model, msg.usage)
                     self._last_response_at = self._clock()
-                for denial in self.permission_denials[seen_denials:]:
-                    yield PermissionDenied(
-                        denial.tool_name, denial.tool_use_id, denial.tool_input, denial.message
-                    )
-                seen_denials = len(self.permission_denials)
+                for denial in self.denials.since(seen_denials):
+                    if denial.agent_id == self.agent_id:  # an agent's come wrapped
+                        yield PermissionDenied(denial.tool_name, denial.tool_use_id,
+                                               denial.tool_input, denial.message)
+                seen_denials = len(self.denials)
                 if isinstance(event, Terminal):
                     event = dataclasses.replace(event, summary=self.summarize())
                     if ours and event.ok:
@@ -269,8 +286,6 @@ class QueryEngine:
             total_tokens=self.usage.total.tokens - tokens,
             tool_uses=self._tool_uses - tools,
             duration_ms=int((self._clock() - started) * 1000) if state else 0,
-            denials=tuple(Denied(d.tool_name, d.tool_use_id, d.tool_input)
-                          for d in self.permission_denials),
         )
 
     def _notifications(self) -> list[str]:

@@ -364,9 +364,13 @@ class HookRunner:
 
 def _team_fields() -> dict[str, str]:
     """Who acts, read when the hook runs: a teammate's task has its identity set (every
-    event it fires says so, with the names TeammateIdle's input uses); others add nothing."""
+    event it fires says so, with the names TeammateIdle's input uses; a named agent of no
+    team, its name alone); others add nothing."""
     who = current.get()
-    return {} if who is None else {"team_name": who.team, "teammate_name": who.name}
+    if who is None:
+        return {}
+    return {"teammate_name": who.name} if who.team is None else {
+        "team_name": who.team, "teammate_name": who.name}
 
 
 def _error_text(result: ToolResult) -> str:

@@ -10,7 +10,7 @@ elsewhere), the next write starts with a newline so that its lines stay whole.
 The file is created on the first write (a session that records nothing leaves none).
 Lines chain through `parentUuid`, each to the line written before it by this writer.
 Lines written while a teammate acts (`cc.identity.current` set in the writing task) say
-who: `teamName` and `agentName`; others have neither.
+who: `teamName` and `agentName` (a named agent of no team: `agentName`); others neither.
 
 Tool results: `record_tool_result()` writes a result as soon as it exists; `record()` of
 the combined results message later writes only the results not yet on file. A result
@@ -257,7 +257,10 @@ class TranscriptWriter:
         parent = self.last_uuid
         branch = self._branch.current()
         who = current.get()
-        acting = {} if who is None else {"teamName": who.team, "agentName": who.name}
+        acting: dict[str, str] = {}
+        if who is not None:  # a teammate: its team and name; a named agent of no team: its name
+            acting = {"teamName": who.team} if who.team is not None else {}
+            acting["agentName"] = who.name
         for draft in drafts:
             line = {
                 "parentUuid": None if draft.root else parent,

@@ -49,7 +49,7 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
     note = Template(load_text("team/teammate.md").strip()).substitute(name=name,
                                                                       team=session.name)
     request = AgentRequest(inp.description, inp.prompt, ctx.tool_use_id or "",
-                           model=inp.model, background=True)
+                           model=inp.model, background=True, name=name)
     run = await launch(parent, definition, request, extra_tools=("SendMessage",),
                        extra_system=[PromptSection("team", note, cacheable=False)])
     identity = Identity(name, session.name, run.agent_id)

@@ -123,6 +123,12 @@ class AgentTasks:
         entry.tool_uses += 1
         self._tell("tool", entry)
 
+    def post(self, text: str) -> None:
+        """A message for the next request of the conversation that holds the table (a
+        named agent's letter to it), which is woken if it waits."""
+        self._notifications.append(text)
+        self.wake()
+
     def wake(self) -> None:
         """Something arrived for the next request (a teammate's letter)."""
         self.changed.set()

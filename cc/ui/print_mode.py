@@ -139,7 +139,8 @@ async def run_print(
         """A turn before the last one (background agents started another): its result."""
         terminal = turn.terminal or Terminal("turn_setup_failed")
         record = result_record(terminal, terminal.summary or engine.summarize(), turn.last,
-                               failure=None, duration_ms=int((time.monotonic() - started) * 1000))
+                               failure=None, duration_ms=int((time.monotonic() - started) * 1000),
+                               denials=engine.denials)
         if records:
             emit(_numbered(record, len(turns) - 1))
 
@@ -198,7 +199,8 @@ def _write_result(
     terminal = turn.terminal or Terminal("turn_setup_failed")
     summary = terminal.summary or engine.summarize()  # an interrupted turn passed on none
     result = result_record(terminal, summary, turn.last, failure=failure,
-                           duration_ms=int((time.monotonic() - started) * 1000))
+                           duration_ms=int((time.monotonic() - started) * 1000),
+                           denials=engine.denials)
     if len(turns) > 1:
         result = _numbered(result, len(turns) - 1)
     if output_format == "text":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from cc.models.catalog import model_info
@@ -13,6 +13,7 @@ from cc.session.lines import now_timestamp
 
 if TYPE_CHECKING:
     from cc.app.runtime import Runtime
+    from cc.core.denials import Denial
     from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
     from cc.models.usage import ModelUsage, UsageTotals
@@ -267,9 +268,11 @@ def result_record(
     *,
     failure: str | None,
     duration_ms: int,
+    denials: Iterable[Denial],
 ) -> dict[str, Any]:
     """The final `result` record, from the turn's end and its summary. Error subtypes
-    carry `errors` and no `result`."""
+    carry `errors` and no `result`. `denials`: the calls refused in the session so far,
+    its agents' too, as the log holds them when the record is written."""
     record: dict[str, Any] = {
         "type": "result",
         "subtype": "success",
@@ -298,7 +301,7 @@ def result_record(
         modelUsage=model_usage_record(summary.usage),
         permission_denials=[
             {"tool_name": d.tool_name, "tool_use_id": d.tool_use_id, "tool_input": d.tool_input}
-            for d in summary.denials
+            for d in denials
         ],
         terminal_reason=terminal.reason,
         safety_stops=summary.safety_stops,

@@ -14,7 +14,8 @@ GOLDEN = Path(__file__).parent / "golden" / "agent_prompts.txt"
 def test_every_prompt_file_is_used() -> None:
     files = sorted(p.name for p in resources.files("cc.prompts").joinpath("agents").iterdir()
                    if p.name.endswith(".md"))
-    assert files == sorted([*(f"{d.agent_type}.md" for d in builtin_agents()), "custom_note.md"])
+    assert files == sorted([*(f"{d.agent_type}.md" for d in builtin_agents()), "custom_note.md",
+                            "named_note.md"])
 
 
 def test_golden_agent_prompts() -> None:

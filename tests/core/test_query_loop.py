@@ -129,7 +129,7 @@ async def test_tool_round_trip_and_results_in_order(fake_api: FakeAPI, tmp_path:
     bodies_tokens = sum(m.usage["input_tokens"] + m.usage["output_tokens"]
                         for m in engine.messages if isinstance(m, AssistantMessage))
     assert summary.total_tokens == bodies_tokens > 0
-    assert summary.session_id == engine.session_id and summary.denials == ()
+    assert summary.session_id == engine.session_id and len(engine.denials) == 0
     results = engine.messages[2]
     assert isinstance(results, UserMessage)
     contents = [blk.content for blk in results.content if isinstance(blk, ToolResultBlock)]

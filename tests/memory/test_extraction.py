@@ -120,3 +120,34 @@ async def test_turns_that_end_while_it_runs_coalesce_into_one_more(
         release.set()
         await engine.aclose()
     assert not asyncio.all_tasks() - {asyncio.current_task()}
+
+
+async def test_what_the_extraction_is_refused_is_not_the_sessions(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    """The keeper is the harness's own helper: the calls its guard refuses are not listed
+    in the session's `permission_denials` (the user asked for none of them)."""
+    cwd, config = tmp_path / "project", tmp_path / "config"
+    cwd.mkdir()
+    config.mkdir()
+    runtime = Runtime(cwd, config, Settings(),
+                      Credentials(api_key="test-key", base_url=fake_api.base_url))
+    options = resolve_options(build_parser().parse_args(["-p"]), runtime.settings, {})
+    engine = (await build_session_engine(options, runtime)).engine
+    coordinator = attach(engine)
+    assert coordinator is not None
+    outside = cwd / "stolen.md"
+    keeper = keeper_route(fake_api, Reply([tool_use("Write", {"file_path": str(outside),
+                                                                "content": "x"})]),
+                          Reply("Nothing saved."))
+    fake_api.script(Reply("one"))
+    try:
+        async for _ in engine.submit("first"):
+            pass
+        await wait_for_async(lambda: coordinator.running is not None and coordinator.running.done())
+        refused = keeper.requests[1].body["messages"][-1]["content"][0]
+        assert refused["is_error"] is True and not outside.exists()
+        assert list(engine.denials) == []
+        fake_api.assert_clean()
+    finally:
+        await engine.aclose()

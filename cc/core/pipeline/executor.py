@@ -12,23 +12,15 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Callable
-from typing import Any
 
 from cc.core.channel import emitting
+from cc.core.denials import Denial
 from cc.core.events import Event
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate, PermissionGate, denial_message
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 from cc.tools.registry import ToolRegistry
-
-
-@dataclasses.dataclass(frozen=True)
-class Denial:
-    tool_name: str
-    tool_use_id: str
-    tool_input: dict[str, Any]
-    message: str
 
 
 class ToolExecutor:
@@ -43,7 +35,7 @@ class ToolExecutor:
         self.ctx = ctx
         self.permissions: PermissionGate = permissions or ModeGate()
         self.hooks: HookGate = hooks or NoHooks()
-        #: Called with each denial (the engine lists them in `permission_denials`).
+        #: Called with each denial (the engine adds it to the session's `DenialLog`).
         self.on_denial: Callable[[Denial], None] | None = None
 
     def parse(self, tool_use: ToolUseBlock) -> tuple[Tool, ToolInput] | ToolResult:
