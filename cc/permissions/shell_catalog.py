@@ -85,7 +85,7 @@ READ_ONLY: dict[str, Spec] = {
     "test": Spec(dynamic_ok=True), "[": Spec(dynamic_ok=True),
     "md5sum": _PATHS, "sha1sum": _PATHS, "sha256sum": _PATHS, "sha512sum": _PATHS,
     "cksum": _PATHS, "od": Spec("all", "AjNtw"), "strings": Spec("all", "nt"),
-    "jq": Spec("after_first", "fL"),
+    "jq": Spec("after_first", "fL"), "column": Spec("all", "csoNRTEHWld"),
 }
 WRITES: dict[str, WriteSpec] = {
     "mkdir": WriteSpec("m", accept_edits=True), "touch": WriteSpec("dtr", accept_edits=True),

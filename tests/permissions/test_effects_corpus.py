@@ -225,6 +225,7 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("find . -regex '.*\\.(py|md)$'", "none", "default", "allow"),
         ("git log --format='%h|%s' -S'x > y'", "none", "default", "allow"),
         ("rg -n 'a\\s*(&&|\\|\\|)\\s*b' src", "none", "default", "allow"),
+        ("cut -d'|' -f1 README.md | column -t -s'|'", "none", "default", "allow"),
         # and what the program really does is still seen through the quotes
         ("awk '{print $1 > 5}' README.md", "none", "default", "ask"),
         ("awk '{print $1 >> \"/tmp/x\"}' README.md", "none", "default", "ask"),
