@@ -20,7 +20,7 @@ from __future__ import annotations
 import glob as globlib
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
@@ -293,6 +293,12 @@ def _deny_inside(a: Assessment, policy: PathPolicy, paths: list[str],
 
 def _first_denied_under(policy: PathPolicy, folder: str) -> str | None:
     """A denied file under `folder`; "" if there are too many files to tell; else None."""
+    return _first_under(folder, lambda p: p if policy.denied(p, write=False) else None)
+
+
+def _first_under(folder: str, found: Callable[[str], str | None]) -> str | None:
+    """The first `found(path)` that is not None for a path under `folder` (`.git` left
+    out); "" if there are too many entries to tell; None if there is none."""
     seen = 0
     for root, dirs, files in os.walk(folder):
         dirs[:] = [d for d in dirs if d != ".git"]
@@ -300,9 +306,9 @@ def _first_denied_under(policy: PathPolicy, folder: str) -> str | None:
             seen += 1
             if seen > MAX_SCAN:
                 return ""
-            path = os.path.join(root, name)
-            if policy.denied(path, write=False) is not None:
-                return path
+            hit = found(os.path.join(root, name))
+            if hit is not None:
+                return hit
     return None
 
 
@@ -594,17 +600,8 @@ def _follows_links(cmd: SimpleCommand) -> bool:
 def _link_out_of(policy: PathPolicy, folder: str) -> str | None:
     """Where a symbolic link under `folder` leads outside the readable folders; "" if
     there are too many entries to tell; None if none does."""
-    seen = 0
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        for name in (*dirs, *files):
-            seen += 1
-            if seen > MAX_SCAN:
-                return ""
-            path = os.path.join(root, name)
-            if os.path.islink(path) and not policy.readable(path):
-                return os.path.realpath(path)
-    return None
+    return _first_under(folder, lambda p: os.path.realpath(p)
+                        if os.path.islink(p) and not policy.readable(p) else None)
 
 
 def _foreign_git(a: Assessment, everything: list[ParsedCommand], where: _Where,
