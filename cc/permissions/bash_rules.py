@@ -12,17 +12,20 @@ A write is checked like an Edit of its target, a command it runs as a command of
 own, and what cannot be seen through (`Opaque`) asks. Deny and ask rules match past any
 leading `VAR=value`, wrappers (`timeout`, `nice`, `env`, `sudo`…), `sh -c`/`eval`
 strings, variables the command line itself set (`x=curl; $x …`), and every command an
-option runs; allow rules match past safe assignments and the plain wrappers only.
+option runs; allow rules match past safe assignments and the plain wrappers only. With
+a deny rule, a program it cannot see asks (bash_hidden). A bare `Bash` allow rule
+grants every command and every write inside the working folders.
+
+Beside it: where relative paths point (bash_where), git in another repository
+(bash_git), what git prints of the files a Read deny rule covers (git_contents).
 """
 
 from __future__ import annotations
 
-import glob as globlib
 import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from itertools import islice
 from pathlib import Path
 
 from cc.permissions.bash_forms import (
@@ -34,18 +37,14 @@ from cc.permissions.bash_forms import (
     static_variables,
     substituted,
 )
+from cc.permissions.bash_git import check_foreign_git
 from cc.permissions.bash_hidden import hidden_program
 from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
-from cc.permissions.git_contents import listed_files, shown_contents
+from cc.permissions.bash_where import Where, where_of
+from cc.permissions.git_contents import check_git_contents
 from cc.permissions.path_policy import PathPolicy, path_suggestion
-from cc.permissions.paths import (
-    DEVICE_SINKS,
-    Scope,
-    critical_reason,
-    expand,
-    norm,
-    within,
-)
+from cc.permissions.paths import DEVICE_SINKS, Scope, critical_reason, norm
+from cc.permissions.repositories import repository_of
 from cc.permissions.rules import Rule, RuleSet, command_matches
 from cc.permissions.shell_args import Effect, Usage, opaque
 from cc.permissions.shell_catalog import usage
@@ -55,7 +54,6 @@ MAX_LENGTH = 10_000
 MAX_COMMANDS = 50
 MAX_NESTING = 10
 MAX_SUGGESTIONS = 5
-MAX_GLOB = 200
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _SEPARATORS = re.compile(r"[;&|()\n`{}<>]|\$\(")
 _LEADING_ASSIGNMENTS = re.compile(r"^(?:[A-Za-z_][A-Za-z0-9_]*=\S*\s+)+")
@@ -83,56 +81,6 @@ def evaluate_bash(
     return decide(assess_bash(command, rules, mode, scope, shell_cwd=shell_cwd), mode, hook)
 
 
-# --- paths in a command ---------------------------------------------------------------------
-
-
-@dataclass
-class _Where:
-    """Folders relative paths may be relative to (the start folder and every `cd`)."""
-
-    cwds: list[str]
-    unknown: bool
-    home: Path
-
-    def resolve(self, word: Word) -> list[str] | None:
-        """Absolute paths the word names (globs expanded), or None if not known."""
-        value = word.value
-        if value is None:
-            return None
-        if word.tilde:
-            value = str(self.home) + value[1:]
-        if value.startswith("/"):
-            found = [norm(value)]
-        elif self.unknown:
-            return None
-        else:
-            found = [expand(value, Path(base), self.home) for base in self.cwds]
-        if word.glob:
-            matches = [norm(m) for p in found for m in islice(globlib.iglob(p), MAX_GLOB + 1)]
-            if len(matches) > MAX_GLOB:
-                return None  # too many to check one by one
-            found = matches or found
-        return found
-
-
-def _where(cmds: list[SimpleCommand], start: Path, home: Path) -> _Where:
-    where = _Where([norm(start)], False, home)
-    for cmd in cmds:
-        _, words = effective(cmd, deny=True)
-        name = words[0].value if words else None
-        if name in ("pushd", "popd"):
-            where.unknown = True
-        if name != "cd":
-            continue
-        targets = usage(words).reads
-        paths = None if not targets else where.resolve(targets[0])
-        if paths is None or len(where.cwds) > 8:
-            where.unknown = True
-        else:
-            where.cwds += [p for p in paths if p not in where.cwds]
-    return where
-
-
 # --- the assessment -------------------------------------------------------------------------
 
 
@@ -144,8 +92,8 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     inner = nested(parsed.commands)
     everything = [parsed, *inner]
     policy = PathPolicy(rules, scope)
-    where = _where([c for p in everything for c in p.commands], shell_cwd or scope.cwd,
-                   scope.home)
+    where = where_of([c for p in everything for c in p.commands], shell_cwd or scope.cwd,
+                     scope.home)
 
     variables = static_variables(parsed.commands)
     spellings = [command.strip(), *(f for p in everything
@@ -156,7 +104,9 @@ def assess_bash(command: str, rules: RuleSet, mode: str, scope: Scope, *,
     _match_rules(a, spellings, rules)
     _unseen_by_deny_rules(a, everything, variables, rules, parsed.error)
     _check_paths(a, everything, policy, where, scope)
-    _foreign_git(a, everything, where, scope)
+    commands = [c for p in everything for c in _with_run_commands(p.commands)]
+    check_foreign_git(a, commands, [c for c in commands if not _usage(c).read_only], where,
+                      str(scope.cwd))
     if parsed.error:
         a.add_safety("unverifiable", "it could not be parsed")
     suspicious = _code_in_variables(variables)
@@ -210,7 +160,7 @@ def _unseen_by_deny_rules(a: Assessment, everything: list[ParsedCommand],
 
 
 def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPolicy,
-                 where: _Where, scope: Scope) -> None:
+                 where: Where, scope: Scope) -> None:
     """Deny rules, protected files and critical paths, on every path any part touches."""
     for parsed in everything:
         for r in parsed.redirects:
@@ -227,7 +177,7 @@ def _check_paths(a: Assessment, everything: list[ParsedCommand], policy: PathPol
             _deny_inside(a, policy, read or where.cwds[:1], cmd)
             for word in _read_extras(cmd, where):
                 _deny_path(a, policy, word, write=False)
-            _git_contents(a, cmd, policy, where)
+            check_git_contents(a, cmd, policy, where)
             for effect in u.effects:
                 if effect.kind in ("writes", "removes"):
                     _check_write(a, effect.words[0], policy, where, redirect=True)
@@ -312,7 +262,7 @@ def _first_under(folder: str, found: Callable[[str], str | None]) -> str | None:
     return None
 
 
-def _read_extras(cmd: SimpleCommand, where: _Where) -> list[str]:
+def _read_extras(cmd: SimpleCommand, where: Where) -> list[str]:
     """Paths a command reads that are not plain arguments: `git show REV:path`,
     `git cat-file -p REV:path`, and the working folder for `git grep` without paths."""
     _, words = effective(cmd, deny=True)
@@ -332,39 +282,6 @@ def _read_extras(cmd: SimpleCommand, where: _Where) -> list[str]:
     return out
 
 
-def _git_contents(a: Assessment, cmd: SimpleCommand, policy: PathPolicy,
-                  where: _Where) -> None:
-    """`git log -p`, `git show`, `git diff`, `git blame`: the files whose contents they
-    may print, against the Read deny rules (git_contents)."""
-    if not any(r.tool == "Read" and r.specifier for r in policy.rules.deny):
-        return
-    _, words = effective(cmd, deny=True)
-    if not words or os.path.basename(words[0].text) != "git":
-        return
-    cwd = where.cwds[0]
-    shown = shown_contents(words, cwd)
-    repository = repository_of(cwd) if shown is not None else None
-    if shown is None or repository is None:
-        return
-    files = listed_files(repository, shown.scope)
-    if files is None:
-        a.ask_once("it prints file contents from the repository, which could not be listed "
-                   "to check them against the deny rules")
-        return
-    specs = [expand(p, Path(cwd), where.home) for p in shown.paths]
-    if any(c in p for p in shown.paths for c in "*?[:"):
-        specs = []  # a pathspec with wildcards or magic: every file may match
-    for rel in files:
-        path = os.path.join(repository, rel)
-        if specs and not any(within(path, spec) for spec in specs):
-            continue
-        rule = policy.denied_name(path)
-        if rule is not None:
-            a.deny_once(f"it prints the contents of {path} (from the repository's files or "
-                        f"history), which the deny rule {rule} covers")
-            return
-
-
 def _deny_path(a: Assessment, policy: PathPolicy, path: str, *, write: bool) -> None:
     rule = policy.denied(path, write=write)
     if rule is not None:
@@ -376,7 +293,7 @@ def _deny_path(a: Assessment, policy: PathPolicy, path: str, *, write: bool) -> 
                    f"rule {rule}")
 
 
-def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: _Where, *,
+def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: Where, *,
                  redirect: bool) -> list[str] | None:
     if word.value in DEVICE_SINKS:
         return []
@@ -395,7 +312,7 @@ def _check_write(a: Assessment, word: Word, policy: PathPolicy, where: _Where, *
 
 
 def _approve(a: Assessment, parsed: ParsedCommand, rules: RuleSet, mode: str,
-             policy: PathPolicy, where: _Where) -> None:
+             policy: PathPolicy, where: Where) -> None:
     """Is every part approved (allow rule, read-only, acceptEdits), and every write?"""
     check = _Approval(rules, mode, policy, where, whole_tool=_grants_whole_tool(rules))
     owned: set[int] = set()
@@ -424,7 +341,7 @@ class _Approval:
     rules: RuleSet
     mode: str
     policy: PathPolicy
-    where: _Where
+    where: Where
     #: A bare `Bash` (or `Bash(*)`) allow rule: every command is granted, and so is every
     #: write inside the working folders; writes elsewhere are still asked about.
     whole_tool: bool = False
@@ -556,7 +473,7 @@ def _allowed_by_rule(cmd: SimpleCommand, rules: RuleSet) -> Rule | None:
 
 
 def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy,
-                       where: _Where) -> tuple[str | None, str | None]:
+                       where: Where) -> tuple[str | None, str | None]:
     """(None, None) if it runs as a read-only command; else why not ("" if it simply is
     not read-only) and the path outside the working folders it reads, if that is why."""
     if not u.read_only:
@@ -604,109 +521,7 @@ def _link_out_of(policy: PathPolicy, folder: str) -> str | None:
                         if os.path.islink(p) and not policy.readable(p) else None)
 
 
-def _foreign_git(a: Assessment, everything: list[ParsedCommand], where: _Where,
-                 scope: Scope) -> None:
-    """git run in another repository than the project's (reached by `cd`, `-C`,
-    `--git-dir`, `--work-tree` or `GIT_DIR`) reads that repository's configuration, whose
-    hooks, fsmonitor, pager, aliases and filters run code the user never vouched for:
-    it asks, whatever allowed the command (only bypassPermissions skips it)."""
-    home = repository_of(str(scope.cwd))
-    cmds = [c for p in everything for c in _with_run_commands(p.commands)]
-    for cmd in cmds:
-        assigns, words = effective(cmd, deny=False)
-        if not words or os.path.basename(words[0].text) != "git":
-            continue
-        folders = _git_folders(assigns, words)
-        if folders is None or where.unknown:
-            a.add_safety("unverifiable", "git runs in a folder only known when it runs, "
-                                         "maybe another repository with code of its own")
-            return
-        for folder in folders:
-            paths = (where.resolve(Word(folder, folder)) if folder else where.cwds) or ()
-            if any(p != norm(scope.cwd) for p in paths) and not all(
-                    _usage(c).read_only for c in cmds if c is not cmd):
-                a.add_safety("unverifiable", "git runs in another folder after commands that "
-                                             "may change what is there")
-                return
-            for path in paths:
-                if not os.path.isdir(path):
-                    a.add_safety("unverifiable", f"git would run in {path}, which is not "
-                                                 "there yet")
-                    return
-                other = _repository_at(path)
-                if other is not None and other != home and not _belongs_to(other, home):
-                    a.add_safety("protected", f"git would run in {other}, another repository, "
-                                              "whose configuration can run code of its own")
-                    return
-
-
-def _git_folders(assigns: list[Word], words: list[Word]) -> list[str] | None:
-    """The folders git is pointed at ("" for where it runs); None if one is not known."""
-    out: list[str] = []
-    for word in assigns:
-        if word.value is None:
-            return None
-        name, _, value = word.value.partition("=")
-        if name in ("GIT_DIR", "GIT_WORK_TREE", "GIT_COMMON_DIR"):
-            out.append(value)
-    i = 1
-    while i < len(words) and (words[i].value or "-").startswith("-"):
-        v = words[i].value
-        if v is None:
-            return None
-        if v in ("-C", "--git-dir", "--work-tree") and i + 1 < len(words):
-            if words[i + 1].value is None:
-                return None
-            out.append(words[i + 1].value or "")
-            i += 2
-            continue
-        if v.startswith(("--git-dir=", "--work-tree=")):
-            out.append(v.split("=", 1)[1])
-        i += 1
-    return out or [""]
-
-
-def _repository_at(path: str) -> str | None:
-    """The repository git finds at `path`: a bare one (or a git folder) there, else the
-    one holding it; a git folder counts as its work tree's repository."""
-    real = os.path.realpath(path)
-    if all(os.path.exists(os.path.join(real, n)) for n in ("HEAD", "config", "objects")):
-        parent = os.path.dirname(real)
-        return parent if os.path.basename(real) == ".git" else real
-    return repository_of(real)
-
-
-def _belongs_to(repository: str, home: str | None) -> bool:
-    """A submodule of the project keeps its git folder in the project's `.git/modules`."""
-    if home is None:
-        return False
-    marker = os.path.join(repository, ".git")
-    if not os.path.isfile(marker):
-        return False
-    try:
-        with open(marker, encoding="utf-8") as f:
-            line = f.readline(4096).strip()
-    except OSError:
-        return False
-    if not line.startswith("gitdir:"):
-        return False
-    gitdir = os.path.realpath(os.path.join(repository, line[7:].strip()))
-    return within(gitdir, os.path.join(home, ".git", "modules"))
-
-
-def repository_of(path: str) -> str | None:
-    """The top folder of the git repository holding `path` (None outside any)."""
-    current = os.path.realpath(path)
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return None
-        current = parent
-
-
-def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
+def _accept_edits_ok(u: Usage, policy: PathPolicy, where: Where) -> bool:
     if not u.accept_edits:
         return False
     for word in (*u.writes, *u.reads):
@@ -716,7 +531,7 @@ def _accept_edits_ok(u: Usage, policy: PathPolicy, where: _Where) -> bool:
     return True
 
 
-def _write_ok(target: Word | None, policy: PathPolicy, where: _Where, *,
+def _write_ok(target: Word | None, policy: PathPolicy, where: Where, *,
               inside_ok: bool, glob: bool = False) -> bool:
     """Would an Edit of `target` be allowed? (What approved the command does not count,
     except a bare `Bash` rule, which like acceptEdits makes `inside_ok`: any write inside

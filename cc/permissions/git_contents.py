@@ -14,8 +14,15 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
+from pathlib import Path
 
-from cc.permissions.bash_parse import Word
+from cc.permissions.bash_forms import effective
+from cc.permissions.bash_parse import SimpleCommand, Word
+from cc.permissions.bash_where import Where
+from cc.permissions.path_policy import PathPolicy
+from cc.permissions.paths import expand, within
+from cc.permissions.repositories import repository_of
+from cc.permissions.verdict import Assessment
 
 #: Options after which these commands print names or counts, not contents.
 _NAMES_ONLY = frozenset({"--stat", "--numstat", "--shortstat", "--name-only", "--name-status",
@@ -100,3 +107,35 @@ def listed_files(repository: str, scope: str) -> list[str] | None:
         return None
     names = done.stdout.decode("utf-8", "surrogateescape").replace("\n", "\0").split("\0")
     return list(dict.fromkeys(n for n in names if n))
+
+
+def check_git_contents(a: Assessment, cmd: SimpleCommand, policy: PathPolicy,
+                       where: Where) -> None:
+    """The files whose contents a git command may print, against the Read deny rules."""
+    if not any(r.tool == "Read" and r.specifier for r in policy.rules.deny):
+        return
+    _, words = effective(cmd, deny=True)
+    if not words or os.path.basename(words[0].text) != "git":
+        return
+    cwd = where.cwds[0]
+    shown = shown_contents(words, cwd)
+    repository = repository_of(cwd) if shown is not None else None
+    if shown is None or repository is None:
+        return
+    files = listed_files(repository, shown.scope)
+    if files is None:
+        a.ask_once("it prints file contents from the repository, which could not be listed "
+                   "to check them against the deny rules")
+        return
+    specs = [expand(p, Path(cwd), where.home) for p in shown.paths]
+    if any(c in p for p in shown.paths for c in "*?[:"):
+        specs = []  # a pathspec with wildcards or magic: every file may match
+    for rel in files:
+        path = os.path.join(repository, rel)
+        if specs and not any(within(path, spec) for spec in specs):
+            continue
+        rule = policy.denied_name(path)
+        if rule is not None:
+            a.deny_once(f"it prints the contents of {path} (from the repository's files or "
+                        f"history), which the deny rule {rule} covers")
+            return
