@@ -139,7 +139,7 @@ class _Decoder:
         blocks = self._blocks(entry)
         if not blocks or not isinstance(raw, dict):
             return
-        usage = raw.get("usage") if isinstance(raw.get("usage"), dict) else {}
+        usage: dict[str, Any] = raw["usage"] if isinstance(raw.get("usage"), dict) else {}
         if entry.preserved:
             usage = zeroed_usage(usage)
         target = self._open_assistant(entry.message_id)
