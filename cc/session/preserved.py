@@ -80,10 +80,11 @@ def relink(main: list[Entry]) -> tuple[Kept | None, list[str]]:
         wanted, broken = _walk(segment or {}, before)
     lines: list[Entry] = []
     missing = 0
+    later = {e.uuid for e in main[at:]}  # named, but after the boundary: on the chain already
     for uuid in dict.fromkeys(wanted):
         entry = before.get(uuid)
         if entry is None:
-            missing += 1
+            missing += uuid not in later
         elif not entry.is_boundary and not entry.is_compact_summary:
             lines.append(entry)
     warnings = []

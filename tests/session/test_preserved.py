@@ -141,6 +141,14 @@ def test_kept_lines_missing_from_the_file_are_reported(tmp_path: Path) -> None:
     api_ok(loaded.messages)
 
 
+def test_a_named_line_after_the_boundary_is_not_missing(tmp_path: Path) -> None:
+    lines = fixture_lines()
+    line(lines, u(14))["compactMetadata"]["preservedMessages"]["uuids"].append(u(16))
+    loaded = load_session(write_lines(tmp_path / "s.jsonl", lines))
+    assert loaded.warnings == []
+    assert texts(loaded.messages) == ["SUMMARY", *KEPT_ROUND, *AFTER]
+
+
 def test_a_broken_walk_keeps_what_it_found(tmp_path: Path) -> None:
     lines = [x for x in fixture_lines() if x.get("uuid") != u(11)]  # the tool call is lost
     del line(lines, u(14))["compactMetadata"]["preservedMessages"]
