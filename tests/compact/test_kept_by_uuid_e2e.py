@@ -65,9 +65,11 @@ def test_a_compacted_session_resumes_with_its_kept_round(project: Project) -> No
     assert lines[mark + 1]["isCompactSummary"] is True
     # ... and not written again after the summary
     assert len({line["uuid"] for line in lines}) == len(lines)
-    said = [json.dumps(line["message"]["content"]) for line in lines if "message" in line]
-    assert sum("Reading note 3." in s for s in said) == 1
-    assert sum('"tool_use_id": "toolu_0003"' in s for s in said) == 1
+    blocks = [b for line in lines if isinstance(line.get("message", {}).get("content"), list)
+              for b in line["message"]["content"]]
+    assert sum(b.get("text") == "Reading note 3." for b in blocks) == 1
+    assert sum(b["type"] == "tool_result" and "note number 3" in json.dumps(b)
+               for b in blocks) == 1
 
     # The stream-json boundary says the same, and its anchor is the summary record.
     records = run.records()

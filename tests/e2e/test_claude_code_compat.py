@@ -84,7 +84,7 @@ def test_claude_code_resumes_a_session_cc_compacted(project: Project) -> None:
     assert result["result"] == "resumed by Claude Code"
     sent = conversation(project.api.bodies[seen])
     for piece in ("The user asked to read three notes; two were read.", "Reading note 2.",
-                  "toolu_0002", "Reading note 3.", "note number 3", "All three notes are read.",
+                  "note number 2", "Reading note 3.", "note number 3", "All three notes are read.",
                   "which notes are read?"):
         assert piece in sent, piece
     assert sent.index("two were read.") < sent.index("Reading note 3.") < sent.index(
