@@ -7,6 +7,9 @@
 After a compaction the messages are: the summary (a `CompactBoundaryMessage`, saying
 the session continues from an earlier one and where its transcript is), the most recent
 exchanges verbatim, then the files read or edited most recently, re-read from disk.
+The kept exchanges are the same messages, already in the transcript: the boundary names
+their lines (`preserved`) instead of their being written again, as Claude Code does;
+their usage figures are zeroed, since they tell the size of the context before.
 A failed compaction leaves the messages as they were; three failures in a row stop
 compaction for the session. Every step is an event; nothing here prints.
 """
@@ -38,9 +41,9 @@ from cc.models.messages import (
     CompactBoundaryMessage,
     Message,
     UserMessage,
-    new_uuid,
     system_reminder,
 )
+from cc.models.usage import zeroed_usage
 
 if TYPE_CHECKING:
     from cc.core.client import ModelRequest
@@ -136,10 +139,10 @@ class Compactor:
             yield CompactionFailed(trigger, reason)
             return
         self.breaker.succeeded()
-        kept = [_renewed(m) for m in messages[cut:]]
+        kept = [_kept(m) for m in messages[cut:]]
         boundary = CompactBoundaryMessage(
             self._continuation(summary, messages[:cut], kept), trigger=trigger,
-            pre_tokens=pre_tokens)
+            pre_tokens=pre_tokens, preserved=self._preserved(messages, kept))
         rebuilt: list[Message] = [boundary, *kept]
         files = self._reattached_files()
         if files is not None:
@@ -158,6 +161,16 @@ class Compactor:
             await hooks.post_compact(trigger, answer or "")
         yield Compacted(trigger, pre_tokens, boundary.post_tokens, boundary.duration_ms,
                         boundary)
+
+    def _preserved(self, messages: list[Message], kept: list[Message]) -> list[str]:
+        """What the boundary names as kept: the transcript lines holding `kept` (written
+        first if they are not yet), or, with no transcript, their uuids."""
+        engine = self.engine
+        if messages is not engine.messages:
+            return [m.uuid for m in kept]
+        engine.save()
+        transcript = engine.transcript
+        return transcript.lines_of(kept) if transcript is not None else [m.uuid for m in kept]
 
     def _keep_budget(self) -> int:
         limit = self.threshold() or model_info(self.engine.model).context_window
@@ -281,10 +294,12 @@ def _group_starts(messages: list[Message]) -> list[int]:
     return starts
 
 
-def _renewed(message: Message) -> Message:
-    """A kept message under a new uuid: after the boundary it is a new line of the
-    transcript, not the one before it."""
-    return dataclasses.replace(message, uuid=new_uuid())
+def _kept(message: Message) -> Message:
+    """A message kept verbatim: the same one (same uuid, so the transcript need not
+    write it again), an assistant's usage figures zeroed."""
+    if isinstance(message, AssistantMessage):
+        return dataclasses.replace(message, usage=zeroed_usage(message.usage))
+    return message
 
 
 def _cap(engine: QueryEngine) -> int:

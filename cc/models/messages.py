@@ -92,7 +92,13 @@ class SystemMessage:
 
 @dataclass
 class CompactBoundaryMessage:
-    """Everything before this point, summarized. Sent as a user message."""
+    """Everything before this point, summarized. Sent as a user message.
+
+    In a transcript it is two lines: the boundary (`uuid`) and the summary
+    (`summary_uuid`). `preserved` names the transcript lines of the messages kept
+    verbatim after it, which stay where they are on file (none: a full compaction).
+    Neither says anything about the conversation, so equality leaves them out.
+    """
 
     summary: str
     trigger: str = "auto"
@@ -101,6 +107,8 @@ class CompactBoundaryMessage:
     duration_ms: int = 0
     uuid: str = field(default_factory=new_uuid)
     role: str = field(default="user", init=False)
+    summary_uuid: str = field(default_factory=new_uuid, compare=False)
+    preserved: list[str] = field(default_factory=list, compare=False)
 
     def to_api(self) -> dict[str, Any]:
         return {"role": "user", "content": [{"type": "text", "text": self.summary}]}

@@ -8,6 +8,17 @@ from typing import Any
 
 from cc.models.catalog import model_info
 
+#: The token counts of a response's `usage`.
+TOKEN_COUNTS = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+                "cache_read_input_tokens")
+
+
+def zeroed_usage(usage: dict[str, Any]) -> dict[str, Any]:
+    """`usage` with its token counts at 0, for a message a compaction kept verbatim: its
+    figures tell the size of a context that no longer exists (Claude Code zeroes them
+    too), and the size of the new one is estimated instead."""
+    return usage | {key: 0 for key in TOKEN_COUNTS} if usage else usage
+
 
 @dataclass
 class ModelUsage:

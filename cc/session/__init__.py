@@ -3,6 +3,8 @@
 - paths: where a project's transcripts live
 - transcript: TranscriptWriter, appending messages as they happen (crash- and race-safe)
 - loader: load_session / validate_transcript, reading back, repairing, reporting
+  (chain: the conversation's lines; preserved: what a partial compaction kept by uuid;
+  decode: lines to messages; repair: what an abrupt end left)
 - listing: find_latest_session, list_sessions, find_session_by_id
 - resume: resume_writer (-c/-r, same file), fork_session (--fork-session, new id)
 - cleanup: cleanup_transcripts, start-up retention (`cleanupPeriodDays`)

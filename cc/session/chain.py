@@ -13,7 +13,9 @@ or system line, walked back to its root. Three refinements:
     chain passes through only one of them. Results (and assistant lines of the same
     message) that hang off the chain and answer its tool calls are brought back;
   - a compaction boundary (`parentUuid: null`) ends the walk, unless its summary is
-    missing, in which case the walk goes on through `logicalParentUuid`.
+    missing, in which case the walk goes on through `logicalParentUuid`;
+  - the lines a partial compaction kept verbatim, named on its boundary, follow its
+    summary (`cc.session.preserved`), although they are earlier in the file.
 Lines of subagents (`isSidechain: true`) are left out.
 """
 
@@ -21,64 +23,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
 
-from cc.session.lines import COMPACT_BOUNDARY, MESSAGE_TYPES
+from cc.session.entry import Entry
+from cc.session.lines import MESSAGE_TYPES
+from cc.session.preserved import relink
 
-
-@dataclass
-class Entry:
-    """One parsed line: its position, its JSON object, and its parent in the tree."""
-
-    index: int
-    line_no: int
-    data: dict[str, Any]
-    parent: int | None = None
-    logical_parent: int | None = None
-
-    @property
-    def type(self) -> Any:
-        return self.data.get("type")
-
-    @property
-    def uuid(self) -> str | None:
-        value = self.data.get("uuid")
-        return value if isinstance(value, str) and value else None
-
-    @property
-    def is_boundary(self) -> bool:
-        return self.type == "system" and self.data.get("subtype") == COMPACT_BOUNDARY
-
-    @property
-    def is_compact_summary(self) -> bool:
-        return self.type == "user" and bool(self.data.get("isCompactSummary"))
-
-    @property
-    def content(self) -> Any:
-        message = self.data.get("message")
-        return message.get("content") if isinstance(message, dict) else None
-
-    @property
-    def message_id(self) -> str | None:
-        message = self.data.get("message")
-        value = message.get("id") if isinstance(message, dict) else None
-        return value if isinstance(value, str) else None
-
-    def blocks_of(self, kind: str) -> list[dict[str, Any]]:
-        content = self.content
-        if not isinstance(content, list):
-            return []
-        return [b for b in content if isinstance(b, dict) and b.get("type") == kind]
-
-    @property
-    def only_tool_results(self) -> bool:
-        content = self.content
-        return (
-            isinstance(content, list)
-            and bool(content)
-            and all(isinstance(b, dict) and b.get("type") == "tool_result" for b in content)
-        )
+__all__ = ["Entry", "build_chain", "parse_lines"]
 
 
 def parse_lines(lines: Iterable[str | bytes]) -> tuple[list[Entry], list[str]]:
@@ -120,26 +70,30 @@ def build_chain(entries: list[Entry], *, sidechain: bool = False) -> tuple[list[
     main = [e for e in entries
             if e.uuid is not None and bool(e.data.get("isSidechain")) == sidechain]
     missing = _link(main)
+    kept, warnings = relink(main)
     leaf = next((e for e in reversed(main) if e.type in MESSAGE_TYPES), None)
     if leaf is None:
-        return [], []
+        return [], warnings
+    if kept is not None and kept.lines and leaf is kept.anchor:
+        leaf = kept.lines[-1]  # nothing after the summary: the conversation ends with them
     by_index = {e.index: e for e in main}
     chain: dict[int, Entry] = {}
     current: Entry | None = leaf
     child: Entry | None = None
-    while current is not None:
+    while current is not None and current.index not in chain:
         chain[current.index] = current
         lost_summary = current.is_boundary and not (child and child.is_compact_summary)
         step = current.logical_parent if lost_summary else current.parent
         child, current = current, (by_index[step] if step is not None else None)
     _recover_parallel(main, chain)
-    warnings = []
     if missing:
         warnings.append(
             f"{missing} line(s) of the transcript refer to earlier lines that are not in the "
             "file; they were read in file order."
         )
-    return [chain[i] for i in sorted(chain)], warnings
+    if kept is None:
+        return [chain[i] for i in sorted(chain)], warnings
+    return sorted(chain.values(), key=lambda e: kept.position(e, by_index)), warnings
 
 
 def _link(main: list[Entry]) -> int:

@@ -5,7 +5,11 @@
 - Consecutive user lines holding only tool results become one UserMessage, with
   `tool_use_result` a list when there are several (as the query loop builds it).
 - A `compact_boundary` line and the summary after it become a CompactBoundaryMessage,
-  and everything before it is dropped.
+  and everything before it is dropped. Lines a partial compaction kept verbatim
+  (`Entry.preserved`) come after the summary; their assistant usage figures are zeroed,
+  as Claude Code does, since they tell the size of a context that no longer exists.
+- Each message's lines are noted (`lines`: message uuid -> line uuids), for a later
+  compaction to refer to.
 - A line with a content block we do not know is skipped with a warning; so is a line
   whose shape is wrong. Whitespace-only text blocks (the API refuses them) are dropped.
 """
@@ -23,7 +27,8 @@ from cc.models.messages import (
     SystemMessage,
     UserMessage,
 )
-from cc.session.chain import Entry
+from cc.models.usage import zeroed_usage
+from cc.session.entry import Entry
 from cc.session.lines import SYNTHETIC_MODEL
 
 
@@ -35,6 +40,8 @@ class _Decoder:
         self.result_data: dict[str, list[Any]] = {}
         self.boundary: Entry | None = None
         self.seen: set[str] = set()
+        #: message uuid -> the uuids of the lines it was read from
+        self.lines: dict[str, list[str]] = {}
 
     def feed(self, entry: Entry) -> None:
         if entry.uuid in self.seen:
@@ -81,14 +88,16 @@ class _Decoder:
             self._warn(summary, "a compaction summary is empty; ignored")
             return
         meta = (boundary.data.get("compactMetadata") if boundary else None) or {}
-        self.out = [
-            CompactBoundaryMessage(
-                content,
-                trigger=str(meta.get("trigger") or "auto"),
-                pre_tokens=_int(meta.get("preTokens")),
-                uuid=(boundary or summary).uuid or "",
-            )
-        ]
+        message = CompactBoundaryMessage(
+            content,
+            trigger=str(meta.get("trigger") or "auto"),
+            pre_tokens=_int(meta.get("preTokens")),
+            uuid=(boundary or summary).uuid or "",
+            summary_uuid=summary.uuid or "",
+        )
+        self.out = [message]
+        self._note(message, boundary)
+        self._note(message, summary)
         self.result_data.clear()
 
     def _user(self, entry: Entry) -> None:
@@ -107,9 +116,11 @@ class _Decoder:
         ):
             last.content.extend(blocks)
             self.result_data[last.uuid].extend(_per_result(data, len(blocks)))
+            self._note(last, entry)
             return
         message = UserMessage(blocks, uuid=entry.uuid or "", is_meta=is_meta)
         self.out.append(message)
+        self._note(message, entry)
         if results and not is_meta:
             self.result_data[message.uuid] = _per_result(data, len(blocks))
         else:
@@ -119,34 +130,37 @@ class _Decoder:
         raw = entry.data.get("message")
         if entry.data.get("isApiErrorMessage"):
             text = "".join(b.get("text", "") for b in entry.blocks_of("text"))
-            self.out.append(
-                SystemMessage(
-                    text or "API error", level="error", subtype="api_error", uuid=entry.uuid or ""
-                )
+            error = SystemMessage(
+                text or "API error", level="error", subtype="api_error", uuid=entry.uuid or ""
             )
+            self.out.append(error)
+            self._note(error, entry)
             return
         blocks = self._blocks(entry)
         if not blocks or not isinstance(raw, dict):
             return
-        usage = raw.get("usage") if isinstance(raw.get("usage"), dict) else {}
+        usage: dict[str, Any] = raw["usage"] if isinstance(raw.get("usage"), dict) else {}
+        if entry.preserved:
+            usage = zeroed_usage(usage)
         target = self._open_assistant(entry.message_id)
         if target is not None:
             target.content.extend(blocks)
             target.stop_reason = raw.get("stop_reason") or target.stop_reason
             target.usage = usage or target.usage
+            self._note(target, entry)
             return
         model = raw.get("model")
-        self.out.append(
-            AssistantMessage(
-                blocks,
-                uuid=entry.uuid or "",
-                message_id=entry.message_id,
-                model=None if model == SYNTHETIC_MODEL else model,
-                stop_reason=raw.get("stop_reason"),
-                usage=usage,
-                aborted=entry.data.get("isAbortedMidStream") is True,
-            )
+        message = AssistantMessage(
+            blocks,
+            uuid=entry.uuid or "",
+            message_id=entry.message_id,
+            model=None if model == SYNTHETIC_MODEL else model,
+            stop_reason=raw.get("stop_reason"),
+            usage=usage,
+            aborted=entry.data.get("isAbortedMidStream") is True,
         )
+        self.out.append(message)
+        self._note(message, entry)
 
     def _open_assistant(self, message_id: str | None) -> AssistantMessage | None:
         """The assistant message that a line with `message_id` continues: the latest
@@ -164,14 +178,14 @@ class _Decoder:
         text = entry.data.get("content")
         if not isinstance(text, str) or not text:
             return
-        self.out.append(
-            SystemMessage(
-                text,
-                level=str(entry.data.get("level") or "info"),
-                subtype=str(entry.data.get("subtype") or "informational"),
-                uuid=entry.uuid or "",
-            )
+        message = SystemMessage(
+            text,
+            level=str(entry.data.get("level") or "info"),
+            subtype=str(entry.data.get("subtype") or "informational"),
+            uuid=entry.uuid or "",
         )
+        self.out.append(message)
+        self._note(message, entry)
 
     # -- helpers ------------------------------------------------------------------------
 
@@ -186,6 +200,10 @@ class _Decoder:
             self._warn(entry, f"{exc}; the line was skipped")
             return []
         return [b for b in blocks if not (isinstance(b, TextBlock) and not b.text.strip())]
+
+    def _note(self, message: Message, entry: Entry | None) -> None:
+        if entry is not None and entry.uuid is not None:
+            self.lines.setdefault(message.uuid, []).append(entry.uuid)
 
     def _warn(self, entry: Entry, text: str) -> None:
         self.warnings.append(f"Line {entry.line_no} of the transcript: {text}.")
@@ -206,9 +224,13 @@ def _per_result(data: Any, count: int) -> list[Any]:
     return [data] + [None] * (count - 1)
 
 
-def decode_entries(entries: list[Entry]) -> tuple[list[Message], list[str]]:
-    """The messages of the conversation lines `entries` (in order), and warnings."""
+def decode_entries(
+    entries: list[Entry],
+) -> tuple[list[Message], list[str], dict[str, list[str]]]:
+    """The messages of the conversation lines `entries` (in order), warnings, and the
+    uuids of the lines each message was read from (by message uuid)."""
     decoder = _Decoder()
     for entry in entries:
         decoder.feed(entry)
-    return decoder.finish(), decoder.warnings
+    messages = decoder.finish()
+    return messages, decoder.warnings, {m.uuid: decoder.lines.get(m.uuid, []) for m in messages}

@@ -14,8 +14,11 @@ Every message-bearing line has Claude Code's envelope::
   otherwise: `{id, type: "message", role, model, content: [block], stop_reason,
   stop_sequence, usage}`).
 - system: `subtype`, `content`, `level`. A compaction is a `compact_boundary` line
-  (`parentUuid: null`, `logicalParentUuid`, `compactMetadata: {trigger, preTokens}`)
-  followed by a user line with `isCompactSummary: true` holding the summary.
+  (`parentUuid: null`, `logicalParentUuid`, `compactMetadata: {trigger, preTokens,
+  durationMs, postTokens}`) followed by a user line with `isCompactSummary: true` holding
+  the summary. A partial one names the lines it kept verbatim, which stay where they
+  are: `preservedSegment: {headUuid, anchorUuid, tailUuid}` and `preservedMessages:
+  {anchorUuid, uuids, allUuids}`, the anchor being the summary line (cc.session.preserved).
 - A teammate's lines also say who wrote them: `teamName` and `agentName` (the reader
   does not need them: a sidechain's `agentId` already names its agent).
 

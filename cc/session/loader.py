@@ -54,6 +54,8 @@ class LoadedSession:
     #: Messages the loader made up (interrupted results, the killed-task notice): in
     #: `messages`, not in the file.
     repairs: list[Message] = field(default_factory=list)
+    #: The uuids of the transcript lines each message was read from (by message uuid).
+    lines: dict[str, list[str]] = field(default_factory=dict)
     path: Path | None = None
 
 
@@ -64,7 +66,7 @@ def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False
     warnings += _unknown_types(entries)
     chain, chain_warnings = build_chain(entries, sidechain=sidechain)
     warnings += chain_warnings
-    messages, decode_warnings = decode_entries(chain)
+    messages, decode_warnings, lines = decode_entries(chain)
     warnings += decode_warnings
     messages, pairing_warnings = pair_tool_results(messages)
     warnings += pairing_warnings
@@ -83,6 +85,7 @@ def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False
         last_uuid=chain[-1].uuid if chain else None,
         killed_tasks=killed,
         repairs=[m for m in messages if m.uuid not in on_file],
+        lines={m.uuid: lines[m.uuid] for m in messages if lines.get(m.uuid)},
     )
 
 

@@ -46,7 +46,7 @@ def resume_writer(
     cut = len(loaded.messages)
     while cut and loaded.messages[cut - 1].uuid in repairs:
         cut -= 1
-    writer.mark_recorded(loaded.messages[:cut])
+    writer.mark_recorded(loaded.messages[:cut], loaded.lines)
     writer.sync(loaded.messages[cut:])
     return writer
 

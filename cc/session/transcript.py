@@ -16,13 +16,20 @@ Tool results: `record_tool_result()` writes a result as soon as it exists; `reco
 the combined results message later writes only the results not yet on file. A result
 whose tool_use is not on file yet (the tool finished while the model was still
 streaming) waits and is written right after its assistant message.
+
+Compaction: the boundary and summary lines, with the lines of the messages kept verbatim
+named in `compactMetadata` (`preservedSegment`, `preservedMessages`) as Claude Code
+does; the kept lines stay where they are (see `cc.session.preserved` for the reading).
+The writer knows which lines hold each message (`lines_of()`), its own and a resumed
+session's (`mark_recorded(..., lines)`). A message on file that the boundary does not
+name is behind it: recorded again, it is written again.
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -87,9 +94,11 @@ class TranscriptWriter:
         self._branch = GitBranch(self.cwd)
         self._fd: int | None = None
         self._recorded: set[str] = set()  # message uuids already on file
-        self._answered: set[str] = set()  # tool_use ids whose result is on file
+        self._answered: dict[str, str] = {}  # tool_use id -> uuid of its result's line
         self._tool_lines: dict[str, str] = {}  # tool_use id -> uuid of its assistant line
         self._waiting: dict[str, _Draft] = {}  # results whose tool_use is not on file yet
+        self._lines_of: dict[str, list[str]] = {}  # message uuid -> uuids of its lines
+        self._on_file: set[str] = set()  # uuids of the lines written (or loaded)
 
     # -- public -------------------------------------------------------------------------
 
@@ -99,16 +108,20 @@ class TranscriptWriter:
             return
         if isinstance(message, AssistantMessage):
             drafts = self._assistant_drafts(message)
+            lines = [d.uuid for d in drafts[: len(message.content)]]
         elif isinstance(message, UserMessage):
-            drafts = self._user_drafts(message)
+            drafts, lines = self._user_drafts(message)
         elif isinstance(message, SystemMessage):
             drafts = [_Draft(message.uuid, _system_fields(message))]
+            lines = [message.uuid]
         elif isinstance(message, CompactBoundaryMessage):
             drafts = self._compact_drafts(message)
+            lines = [d.uuid for d in drafts]
         else:  # pragma: no cover - the Message union is closed
             raise TypeError(f"cannot record {type(message).__name__}")
         self._append(drafts)
         self._recorded.add(message.uuid)
+        self._lines_of[message.uuid] = lines
 
     def record_tool_result(self, user_line: UserMessage) -> None:
         """Write a message carrying one tool result now, before the combined message exists."""
@@ -135,15 +148,37 @@ class TranscriptWriter:
             if message.uuid not in self._recorded:
                 self.record(message)
 
-    def mark_recorded(self, messages: Iterable[Message]) -> None:
-        """Treat `messages` as already on file (a resumed session's loaded messages)."""
+    def mark_recorded(
+        self, messages: Iterable[Message], lines: Mapping[str, Sequence[str]] | None = None
+    ) -> None:
+        """Treat `messages` as already on file (a resumed session's loaded messages);
+        `lines`: the uuids of the lines holding each (by message uuid), which a later
+        compaction refers to. A message without them (one the loader made up) is not."""
         for message in messages:
             self._recorded.add(message.uuid)
+            known = list(lines.get(message.uuid, ())) if lines else []
+            if known:
+                self._lines_of[message.uuid] = known
+                self._on_file.update(known)
+            first = known[0] if known else message.uuid
             if isinstance(message, AssistantMessage):
                 for block in message.tool_uses:
-                    self._tool_lines.setdefault(block.id, message.uuid)
+                    self._tool_lines.setdefault(block.id, first)
             elif isinstance(message, UserMessage):
-                self._answered.update(_result_ids(message.content))
+                for tid in _result_ids(message.content):
+                    self._answered.setdefault(tid, first)
+
+    def lines_of(self, messages: Iterable[Message]) -> list[str]:
+        """The uuids of the lines on file that hold `messages`, in order: what a
+        compaction keeping `messages` verbatim refers to."""
+        out: list[str] = []
+        seen: set[str] = set()
+        for message in messages:
+            for line in self._lines_of.get(message.uuid, ()):
+                if line in self._on_file and line not in seen:
+                    seen.add(line)
+                    out.append(line)
+        return out
 
     def close(self) -> None:
         """Close the file. Results still waiting for their tool_use are dropped: the
@@ -194,20 +229,28 @@ class TranscriptWriter:
                 drafts.append(waiting)
         return drafts
 
-    def _user_drafts(self, message: UserMessage) -> list[_Draft]:
+    def _user_drafts(self, message: UserMessage) -> tuple[list[_Draft], list[str]]:
+        """The lines to write for `message`, and the uuids of all the lines holding it
+        (its results written earlier, or waiting for their tool_use, included)."""
         results = [b for b in message.content if isinstance(b, ToolResultBlock)]
         others = [b for b in message.content if not isinstance(b, ToolResultBlock)]
         data = _split_result_data(message.tool_use_result, len(results))
         uuids = _line_uuids(message.uuid)
         drafts = []
+        lines = []
         for block, block_data in zip(results, data):
             tid = block.tool_use_id
-            if tid in self._answered or tid in self._waiting:
+            if tid in self._answered:
+                lines.append(self._answered[tid])
+                continue
+            if tid in self._waiting:
+                lines.append(self._waiting[tid].uuid)
                 continue
             fields = _user_fields([block], message.is_meta)
             if block_data is not None:
                 fields["toolUseResult"] = block_data
             draft = _Draft(next(uuids), fields, answers=[tid])
+            lines.append(draft.uuid)
             if tid not in self._tool_lines:
                 self._waiting[tid] = draft
                 continue
@@ -218,9 +261,20 @@ class TranscriptWriter:
             if not results and message.tool_use_result is not None:
                 fields["toolUseResult"] = message.tool_use_result
             drafts.append(_Draft(next(uuids), fields))
-        return drafts
+            lines.append(drafts[-1].uuid)
+        return drafts, lines
 
     def _compact_drafts(self, message: CompactBoundaryMessage) -> list[_Draft]:
+        kept = [line for line in dict.fromkeys(message.preserved) if line in self._on_file]
+        metadata: dict[str, Any] = {"trigger": message.trigger, "preTokens": message.pre_tokens,
+                                    "durationMs": message.duration_ms}
+        if kept:
+            anchor = message.summary_uuid
+            metadata["preservedSegment"] = {"headUuid": kept[0], "anchorUuid": anchor,
+                                            "tailUuid": kept[-1]}
+            metadata["preservedMessages"] = {"anchorUuid": anchor, "uuids": kept,
+                                             "allUuids": kept}
+        metadata["postTokens"] = message.post_tokens
         boundary = {
             "type": "system",
             "subtype": COMPACT_BOUNDARY,
@@ -228,9 +282,7 @@ class TranscriptWriter:
             "isMeta": False,
             "level": "info",
             "logicalParentUuid": self.last_uuid,
-            "compactMetadata": {"trigger": message.trigger, "preTokens": message.pre_tokens,
-                                "postTokens": message.post_tokens,
-                                "durationMs": message.duration_ms},
+            "compactMetadata": metadata,
         }
         summary = {
             "type": "user",
@@ -238,14 +290,17 @@ class TranscriptWriter:
             "isVisibleInTranscriptOnly": True,
             "isCompactSummary": True,
         }
-        # What came before is no longer on the chain: messages kept from before the
-        # boundary must be written again after it.
-        self._recorded.clear()
-        self._answered.clear()
-        self._tool_lines.clear()
+        # Only the kept lines stay on the chain; a message behind the boundary that is
+        # recorded again is written again after it. (One with no lines on file, which the
+        # loader made up, stays as it is: the next load makes it again.)
+        on_chain = set(kept)
+        self._recorded = {m for m in self._recorded
+                          if set(self._lines_of.get(m, ())) <= on_chain}
+        self._answered = {t: u for t, u in self._answered.items() if u in on_chain}
+        self._tool_lines = {t: u for t, u in self._tool_lines.items() if u in on_chain}
         return [
             _Draft(message.uuid, boundary, root=True),
-            _Draft(derived_uuid(message.uuid, 1), summary),
+            _Draft(message.summary_uuid, summary),
         ]
 
     # -- writing ------------------------------------------------------------------------
@@ -281,7 +336,9 @@ class TranscriptWriter:
         self._write(b"".join(chunks))
         self.last_uuid = parent
         for draft in drafts:
-            self._answered.update(draft.answers)
+            self._on_file.add(draft.uuid)
+            for tid in draft.answers:
+                self._answered[tid] = draft.uuid
             for tid in draft.holds:
                 self._tool_lines[tid] = draft.uuid
 

@@ -105,12 +105,22 @@ def _agent_fields(agent: AgentInfo | None) -> dict[str, Any]:
 
 
 def compact_boundary_record(event: Compacted, session_id: str) -> dict[str, Any]:
+    """The boundary; a partial compaction names what it kept as the transcript does
+    (`preserved_segment`, `preserved_messages`; the anchor is the summary record)."""
+    metadata: dict[str, Any] = {"trigger": event.trigger, "pre_tokens": event.pre_tokens,
+                                "post_tokens": event.post_tokens,
+                                "duration_ms": event.duration_ms}
+    kept = event.boundary.preserved
+    if kept:
+        anchor = event.boundary.summary_uuid
+        metadata["preserved_segment"] = {"head_uuid": kept[0], "anchor_uuid": anchor,
+                                         "tail_uuid": kept[-1]}
+        metadata["preserved_messages"] = {"anchor_uuid": anchor, "uuids": list(kept),
+                                          "all_uuids": list(kept)}
     return {
         "type": "system",
         "subtype": "compact_boundary",
-        "compact_metadata": {"trigger": event.trigger, "pre_tokens": event.pre_tokens,
-                             "post_tokens": event.post_tokens,
-                             "duration_ms": event.duration_ms},
+        "compact_metadata": metadata,
         "uuid": event.boundary.uuid,
         "session_id": session_id,
     }
@@ -122,7 +132,7 @@ def compact_summary_record(event: Compacted, session_id: str) -> dict[str, Any]:
         "message": {"role": "user", "content": event.boundary.summary},
         "parent_tool_use_id": None,
         "session_id": session_id,
-        "uuid": new_uuid(),
+        "uuid": event.boundary.summary_uuid,
         "timestamp": now_timestamp(),
         "isCompactSummary": True,
     }

@@ -135,7 +135,14 @@ def check_schema(lines: list[dict[str, Any]]) -> None:
         if line["type"] == "system" and line.get("subtype") == "compact_boundary":
             assert line["parentUuid"] is None
             assert line["logicalParentUuid"] == (uuids[-1] if uuids else None)
-            assert set(line["compactMetadata"]) == {"trigger", "preTokens", "postTokens", "durationMs"}
+            meta = line["compactMetadata"]
+            assert set(meta) - {"preservedSegment", "preservedMessages"} == {
+                "trigger", "preTokens", "postTokens", "durationMs"}
+            if "preservedSegment" in meta:  # kept lines are named, and are on file already
+                kept = meta["preservedMessages"]["uuids"]
+                assert kept and set(kept) <= set(uuids)
+                assert meta["preservedSegment"] == {"headUuid": kept[0], "tailUuid": kept[-1],
+                                                    "anchorUuid": lines[i + 1]["uuid"]}
         else:
             assert line["parentUuid"] == (uuids[-1] if uuids else None)
         uuids.append(line["uuid"])
