@@ -162,7 +162,8 @@ async def fork(parent: QueryEngine, spec: AgentSpec, runtime: Runtime,
         raise TypeError("fork() needs a parent whose permissions are a PermissionChecker")
     # A sub-agent reads the memory folder like any other, but writing there asks.
     context = dataclasses.replace(parent_gate.context, mode=spec.permission_mode,
-                                  warnings=[], shell_cwd=None, memory_dir=None)
+                                  rules=parent_gate.context.rules.scoped(), warnings=[],
+                                  shell_cwd=None, memory_dir=None)
     if registry is None:  # the session's tools, as the spec filters them
         pool = runtime.tool_pool or parent.registry
         registry = _offered([t for n in pool.names if (t := pool.get(n)) is not None],
@@ -213,7 +214,7 @@ async def build_engine(
         sandbox = _sandbox(runtime, permissions, warnings)
     # Nobody to ask yet: print mode keeps it so; the REPL calls `engine.use_channel`.
     gate = PermissionChecker(permissions, sandbox=sandbox)
-    ctx.sandbox = gate.sandbox
+    ctx.sandbox = sandbox
     config = EngineConfig(
         model=spec.model,
         system=spec.system,

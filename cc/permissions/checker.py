@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import fnmatch
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from cc.config.settings import add_permission_rules
 from cc.permissions.ask import NO_ONE, PermissionRequest, UserChannel
@@ -25,13 +25,17 @@ from cc.permissions.tool_rules import Described, assess_tool, describe, tool_pat
 from cc.permissions.verdict import MODES, Assessment, Verdict, decide, normalize_mode
 from cc.tools.base import Tool, ToolInput
 
-if TYPE_CHECKING:
-    from cc.sandbox.sandbox import Sandbox
+
+class SandboxPolicy(Protocol):
+    """What the checker asks of the Bash sandbox (`cc.sandbox.Sandbox`): may a command
+    it confines run without asking?"""
+
+    def assess(self, a: Assessment, command: str, disable: bool = False) -> None: ...
 
 
 class PermissionChecker:
     def __init__(self, context: PermissionContext, channel: UserChannel = NO_ONE,
-                 sandbox: Sandbox | None = None) -> None:
+                 sandbox: SandboxPolicy | None = None) -> None:
         self.context = context
         #: Who answers when a call needs approval (NO_ONE: it is denied at once).
         self.channel = channel

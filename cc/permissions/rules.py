@@ -74,6 +74,12 @@ class RuleSet:
         if all(r.text != rule.text or r.anchor != rule.anchor for r in bucket):
             bucket.append(rule)
 
+    def scoped(self) -> RuleSet:
+        """The rules for an agent started now: the deny and ask rules are shared (one
+        added later binds every agent), the allow rules copied (a grant given later,
+        an "always" answer or a command's `allowed-tools`, stays with whoever got it)."""
+        return RuleSet(allow=list(self.allow), deny=self.deny, ask=self.ask)
+
     @classmethod
     def from_strings(
         cls,

@@ -16,7 +16,6 @@ import dataclasses
 import os
 import sys
 import threading
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -24,6 +23,7 @@ from cc.sandbox.bwrap import INSTALL_HINT, Bubblewrap, MountSpec, Placeholders, 
 from cc.sandbox.commands import matches_excluded
 from cc.sandbox.config import SandboxConfig
 from cc.sandbox.diagnose import failure_hint
+from cc.tools.shell.confinement import Placement
 
 if TYPE_CHECKING:
     from cc.permissions.verdict import Assessment
@@ -33,17 +33,6 @@ if TYPE_CHECKING:
 #: The port the in-sandbox bridge to the proxy listens on (the network namespace is private).
 PROXY_PORT = 3128
 _BRIDGE = Path(__file__).with_name("bridge.py")
-
-
-@dataclass(frozen=True)
-class Placement:
-    sandboxed: bool
-    #: Set when the command must not run at all (what the model is told).
-    refused: str | None = None
-    #: A line for the model about how the command was run.
-    note: str | None = None
-    #: It runs outside because the model asked to (dangerouslyDisableSandbox).
-    by_request: bool = False
 
 
 def _under_tmp(path: Path) -> bool:

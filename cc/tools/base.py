@@ -17,10 +17,10 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
-    from cc.sandbox.sandbox import Sandbox
     from cc.tasks.store import TaskStore
     from cc.tools.agent_tasks import AgentTasks
     from cc.tools.shell import BackgroundTasks, ShellSession
+    from cc.tools.shell.confinement import Confinement
 
 
 class ToolInput(BaseModel):
@@ -111,7 +111,7 @@ class ToolContext:
     #: (Grep, Glob) leave such files out of what they return. None: nothing is denied.
     read_denied: Callable[[str], bool] | None = None
     #: The Bash sandbox (None: settings leave it off, and every command runs as is).
-    sandbox: Sandbox | None = None
+    sandbox: Confinement | None = None
     #: The project's memory folder (None: memory is off). Writes into it are checked
     #: for secrets and made whole (cc.memory.auto_memory).
     memory_dir: Path | None = None

@@ -27,7 +27,7 @@ from cc.tools.base import (
 from cc.tools.shell.runner import DEFAULT_MAX_OUTPUT, RunResult, run_foreground
 
 if TYPE_CHECKING:
-    from cc.sandbox.sandbox import ConfinedRun, Sandbox
+    from cc.tools.shell.confinement import Confined, Confinement
 
 DEFAULT_TIMEOUT_MS = 120_000
 MAX_TIMEOUT_MS = 600_000
@@ -118,7 +118,7 @@ class BashTool(Tool):
         if inp.run_in_background:
             return await self._background(inp, ctx, sandbox, note)
         limit = timeout_ms(inp.timeout)
-        confined: list[ConfinedRun] = []
+        confined: list[Confined] = []
         result = await run_foreground(
             ctx.shell_session(),
             inp.command,
@@ -140,7 +140,7 @@ class BashTool(Tool):
         return out
 
     async def _background(
-        self, inp: BashInput, ctx: ToolContext, sandbox: Sandbox | None, note: str | None
+        self, inp: BashInput, ctx: ToolContext, sandbox: Confinement | None, note: str | None
     ) -> ToolResult:
         shell = ctx.shell_session()
         task = await ctx.background_tasks().start(shell, inp.command, inp.description, sandbox=sandbox)

@@ -76,7 +76,9 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
                                          tools=("Read", "Grep"), permission_mode="plan"), rt)
     child = child_built.engine
     assert child.client is parent.client
-    assert child_built.checker.context.rules is rt.permissions.context.rules
+    rules, parent_rules = child_built.checker.context.rules, rt.permissions.context.rules
+    assert rules.deny is parent_rules.deny and rules.ask is parent_rules.ask
+    assert rules.allow == parent_rules.allow and rules.allow is not parent_rules.allow
     assert not child.channel.present and child.permission_mode == "plan"
     assert parent.permission_mode == "default"
     assert child.executor.ctx.shell is not parent.executor.ctx.shell
@@ -95,3 +97,31 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     assert parent.messages[-1].text == "the parent goes on"
     await parent.aclose()
     fake_api.assert_clean()
+
+
+async def test_a_grant_given_while_an_agent_runs_stays_with_whoever_got_it(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    """An "always" answer in the REPL (or a command's allowed-tools) given while a
+    background agent runs does not reach that agent; a deny rule added then does."""
+    from cc.tools.bash import BashTool
+
+    rt = runtime(tmp_path)
+    rt.credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
+    args = build_parser().parse_args(["-p"])
+    parent = (await build_session_engine(resolve_options(args, Settings(), {}), rt)).engine
+    system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
+    child = await fork(parent, AgentSpec(model="claude-test-1", system=system), rt)
+    bash = BashTool()
+    make = bash.input_model.model_validate({"command": "make build"})
+    main_gate = rt.permissions
+    assert main_gate is not None
+    main_gate.add_rules("allow", ["Bash(make:*)"], persist=False)
+    assert main_gate.evaluate(bash, make)[0].behavior == "allow"
+    assert child.checker.evaluate(bash, make)[0].behavior == "ask"
+    later = await fork(parent, AgentSpec(model="claude-test-1", system=system), rt)
+    assert later.checker.evaluate(bash, make)[0].behavior == "allow"  # started after it
+    main_gate.add_rules("deny", ["Bash(make:*)"], persist=False)
+    assert child.checker.evaluate(bash, make)[0].behavior == "deny"
+    for engine in (child.engine, later.engine, parent):
+        await engine.aclose()

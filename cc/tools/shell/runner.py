@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from cc.tools.shell.session import ShellRun, ShellSession
 
 if TYPE_CHECKING:
-    from cc.sandbox.sandbox import ConfinedRun, Sandbox
+    from cc.tools.shell.confinement import Confined, Confinement
 
 DEFAULT_MAX_OUTPUT = 30000
 #: How long a killed group gets between SIGTERM and SIGKILL.
@@ -227,8 +227,8 @@ async def run_foreground(
     progress: Callable[[str], None] | None = None,
     abort: asyncio.Event | None = None,
     spill: Callable[[], Path] | None = None,
-    sandbox: Sandbox | None = None,
-    on_confined: Callable[[ConfinedRun], None] | None = None,
+    sandbox: Confinement | None = None,
+    on_confined: Callable[[Confined], None] | None = None,
 ) -> RunResult:
     """Run `command` in `session`, wait for it (at most `timeout` seconds), collect output.
 

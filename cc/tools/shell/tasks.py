@@ -23,7 +23,7 @@ from cc.tools.shell.runner import exit_status, kill_group, spawn
 from cc.tools.shell.session import ShellSession
 
 if TYPE_CHECKING:
-    from cc.sandbox.sandbox import ConfinedRun, Sandbox
+    from cc.tools.shell.confinement import Confined, Confinement
 
 TaskStatus = Literal["running", "completed", "failed", "killed"]
 TASK_TYPE = "local_bash"
@@ -55,7 +55,7 @@ class BackgroundTask:
     )
     _watcher: asyncio.Task[None] | None = None
     #: Set when the command runs in the sandbox (released when it ends).
-    confined: ConfinedRun | None = None
+    confined: Confined | None = None
 
     @property
     def label(self) -> str:
@@ -84,7 +84,7 @@ class BackgroundTasks:
         command: str,
         description: str | None = None,
         *,
-        sandbox: Sandbox | None = None,
+        sandbox: Confinement | None = None,
     ) -> BackgroundTask:
         """Start `command` in the session's cwd and env (in `sandbox`, if given); return
         without waiting."""
