@@ -3,11 +3,12 @@
     run(argv) ── print mode (-p) ──> run_print()   one turn, then exit
              └─ interactive ──────> the REPL       slash commands, many turns
 
-Start-up finds the runtime facts (`cc.app.runtime.Runtime`: folders, settings,
-credentials), resolves the flags against settings and environment once
-(`cc.app.options.SessionOptions`), and has the factory (`cc.app.factory`) assemble
-the engine. Tools that need the engine get it through the context's `engine_ref`,
-bound once the engine exists (late binding).
+Start-up finds the session's facts (folders, settings, credentials) and resolves the
+flags against settings and environment once (`cc.app.options.SessionOptions`); the
+`cc.app.session.Session` built on them owns what its agents share, builds the main
+agent's QueryEngine (`cc.app.factory`) and drives its turns for both front ends. Tools
+reach their agent through the context's `engine_ref`, bound once the engine exists
+(late binding).
 """
 
 from __future__ import annotations
@@ -24,11 +25,10 @@ from cc.errors import UsageError
 __all__ = ["main", "run"]
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
-    from cc.app.runtime import Runtime
+    from cc.app.session import Session
     from cc.commands.context import Services
-    from cc.core.query_engine import QueryEngine
 
 #: Piped stdin is capped, as in Claude Code.
 MAX_STDIN_BYTES = 10 * 1024 * 1024
@@ -56,24 +56,23 @@ def _run_print(args: argparse.Namespace) -> int:
     if args.resume == "":
         raise UsageError("--resume needs a session id in print mode")
     prompt = _print_prompt(args)
-    runtime = _startup(args)
+    session = _startup(args)
     import asyncio
 
-    async def session() -> int:
+    async def run() -> int:
         from cc.ui.print_mode import run_print
 
-        engine = await _build_engine(args, runtime)
-        _attach_session(args, runtime, engine)
-        return await run_print(engine, prompt, args.output_format, runtime,
+        await _open(args, session)
+        return await run_print(session, prompt, args.output_format,
                                verbose=args.verbose, partial=args.include_partial_messages)
 
-    return asyncio.run(session())
+    return asyncio.run(run())
 
 
 def _run_interactive(args: argparse.Namespace) -> int:
     if not _trust_folder():
         return 1
-    runtime = _startup(args)
+    session = _startup(args)
     import asyncio
 
     first = " ".join(args.prompt).strip() or None
@@ -84,17 +83,16 @@ def _run_interactive(args: argparse.Namespace) -> int:
 
         prefetch_sdk()
 
-    async def session() -> int:
+    async def run() -> int:
         from cc.ui.repl import run_repl
 
-        engine = await _build_engine(args, runtime)
-        _attach_session(args, runtime, engine)
-        return await run_repl(engine, runtime, first, services=_repl_services(runtime, engine))
+        await _open(args, session)
+        return await run_repl(session, first, services=_repl_services(session))
 
-    return asyncio.run(session())
+    return asyncio.run(run())
 
 
-def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
+def _repl_services(runtime: Session) -> Services:
     """What the REPL's commands need of the parts it does not own."""
     from cc.commands.context import Services, SessionSummary
     from cc.permissions.grants import command_permit
@@ -106,7 +104,7 @@ def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
             SessionSummary(s.session_id, s.summary or s.first_prompt, s.modified.timestamp(),
                            s.message_count)
             for s in list_sessions(runtime.cwd, runtime.config_dir, limit=20)
-            if s.session_id != engine.session_id
+            if s.session_id != runtime.engine.session_id
         ]
 
     def resume(session_id: str) -> None:
@@ -116,24 +114,13 @@ def _repl_services(runtime: Runtime, engine: QueryEngine) -> Services:
         path = find_session_by_id(runtime.config_dir, session_id, runtime.cwd)
         if path is None:
             raise UsageError(f"No conversation found with session ID: {session_id}")
-        resume_into(engine, path, cwd=runtime.cwd)
+        resume_into(runtime.engine, path, cwd=runtime.cwd)
 
     return Services(
         list_sessions=sessions,
         resume_session=resume,
-        permit_shell=command_permit(runtime.permissions, engine.registry.get("Bash")),
-        grant_tools=lambda rules: _grant_tools(runtime, rules),
+        permit_shell=command_permit(runtime.permissions, runtime.engine.registry.get("Bash")),
     )
-
-
-def _grant_tools(runtime: Runtime, rules: Sequence[str]) -> Callable[[], None]:
-    from cc.permissions.grants import grant_rules
-
-    if runtime.permissions is None:
-        return lambda: None
-    undo, warnings = grant_rules(runtime.permissions, rules)
-    _warn(warnings)
-    return undo
 
 
 def _trust_folder() -> bool:
@@ -183,8 +170,9 @@ def _print_prompt(args: argparse.Namespace) -> str:
     )
 
 
-def _startup(args: argparse.Namespace) -> Runtime:
-    from cc.app.runtime import Runtime
+def _startup(args: argparse.Namespace) -> Session:
+    from cc.app.options import resolve_options
+    from cc.app.session import Session, StartFacts
     from cc.config.paths import config_dir
     from cc.config.settings import SOURCES, load_settings
     from cc.core.client import Credentials
@@ -209,20 +197,21 @@ def _startup(args: argparse.Namespace) -> Runtime:
         if problem:
             _warn([problem])
         credentials.api_key, credentials.from_helper = key, key is not None
-    return Runtime(cwd, config, settings, credentials)
+    return Session(StartFacts(cwd, config, settings, credentials,
+                              resolve_options(args, settings)))
 
 
-async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngine:
+async def _open(args: argparse.Namespace, session: Session) -> None:
+    """The session's main agent, with the tools of the layers above the factory, then
+    the conversation it continues (or starts)."""
     from cc.agents.definitions import load_agents
     from cc.agents.send_message import SendMessageTool
     from cc.agents.tool import AgentTool
-    from cc.app.factory import build_session_engine
-    from cc.app.options import resolve_options
+    from cc.session.attach import SessionChoice, attach_session
 
-    runtime.options = resolve_options(args, runtime.settings)
-    agent_tool = AgentTool(load_agents(runtime.cwd, runtime.config_dir,
-                                       runtime.options.agents_json))
-    agent_tool.background_only = runtime.options.coordinator  # workers run in the background
+    options = session.options
+    agent_tool = AgentTool(load_agents(session.cwd, session.config_dir, options.agents_json))
+    agent_tool.background_only = options.coordinator  # workers run in the background
     extra: list[Any] = [agent_tool, SendMessageTool()]  # continues the session's agents
     # Agent teams are on with CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS=1, as in Claude Code.
     if os.environ.get("CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS", "").strip() == "1":
@@ -231,18 +220,8 @@ async def _build_engine(args: argparse.Namespace, runtime: Runtime) -> QueryEngi
 
         agent_tool.teammates = spawn_teammate
         extra.append(TeamCreateTool())
-    built = await build_session_engine(runtime.options, runtime, extra_tools=extra)
-    agent_tool.available = (runtime.tool_pool or built.engine.registry).names
-    from cc.agents.extractor import attach
-
-    attach(built.engine)
-    _warn(built.warnings)
-    return built.engine
-
-
-def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEngine) -> None:
-    from cc.session.attach import SessionChoice, attach_session
-
+    _warn(await session.open(extra))
+    agent_tool.available = (session.tool_pool or session.engine.registry).names
     choice = SessionChoice(
         continue_latest=args.continue_,
         resume_id=args.resume or None,
@@ -250,9 +229,9 @@ def _attach_session(args: argparse.Namespace, runtime: Runtime, engine: QueryEng
         fixed_id=bool(args.session_id),
         persist=not (args.no_session_persistence and args.print_mode),
     )
-    runtime.resumed = attach_session(
-        engine, choice, cwd=runtime.cwd, config=runtime.config_dir,
-        cleanup_days=runtime.settings.get("cleanupPeriodDays"),
+    session.resumed = attach_session(
+        session.engine, choice, cwd=session.cwd, config=session.config_dir,
+        cleanup_days=session.settings.get("cleanupPeriodDays"),
     )
 
 

@@ -237,7 +237,6 @@ def parse_agent_file(path: Path, source: str) -> AgentDefinition:
 
 def parse_agents_json(text: str) -> dict[str, Any]:
     """The `--agents` object, name → entry. Raises AgentDefinitionError."""
-    from cc.app.options import agents_object
     from cc.errors import UsageError
 
     try:
@@ -319,3 +318,21 @@ def _permission_mode(value: Any) -> str | None:
     if value not in MODES:
         raise AgentDefinitionError(f"permissionMode must be one of {', '.join(MODES)}, not {value!r}")
     return str(value)
+
+
+def agents_object(text: str) -> dict[str, Any]:
+    """The `--agents` JSON object, name → entry. Raises UsageError."""
+    import json
+
+    from cc.errors import UsageError
+
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise UsageError(f"--agents is not valid JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise UsageError(
+            "--agents must be a JSON object of agent names to definitions, "
+            'e.g. {"reviewer": {"description": "...", "prompt": "..."}}'
+        )
+    return value

@@ -1,6 +1,6 @@
 """Background memory extraction: after a turn, a forked agent looks for what to keep.
 
-    ExtractionCoordinator(engine, folder)
+    extraction_for(session) -> ExtractionCoordinator | None    (memory and extraction on)
         turn_ended()      called when a turn of the main agent completes: starts an
                           extraction, or, if one runs, marks one more to follow it
         drain(timeout)    print mode: let a running extraction finish, within bounds
@@ -27,6 +27,7 @@ from cc.config.env import truthy
 from cc.permissions.gate import Decision, HookDecision
 
 if TYPE_CHECKING:
+    from cc.agents.control import AgentHost
     from cc.core.query_engine import QueryEngine
     from cc.tools.base import Tool, ToolInput
 
@@ -40,16 +41,13 @@ DRAIN_SECONDS = 20.0
 FILE_TOOLS = ("Read", "Write", "Edit", "Glob", "Grep")
 
 
-def attach(engine: QueryEngine) -> ExtractionCoordinator | None:
-    """Give the session's main engine its extraction coordinator, when memory and
-    extraction are on."""
-    runtime = engine.runtime
-    if runtime is None or runtime.memory_dir is None or not extraction_enabled(
-            runtime.settings):
+def extraction_for(host: AgentHost) -> ExtractionCoordinator | None:
+    """The session's extraction coordinator, listening to its main agent's turns, when
+    memory and extraction are on (None otherwise)."""
+    if host.memory_dir is None or not extraction_enabled(host.settings):
         return None
-    coordinator = ExtractionCoordinator(engine, runtime.memory_dir)
-    engine.extractor = coordinator
-    engine.turn_listeners.append(coordinator.turn_ended)
+    coordinator = ExtractionCoordinator(host.engine, host.memory_dir, host)
+    host.engine.on_turn_end(coordinator.turn_ended)
     return coordinator
 
 
@@ -84,9 +82,10 @@ class MemoryOnlyGate:
 
 
 class ExtractionCoordinator:
-    def __init__(self, engine: QueryEngine, folder: Path) -> None:
+    def __init__(self, engine: QueryEngine, folder: Path, host: AgentHost) -> None:
         self.engine = engine
         self.folder = folder
+        self.host = host
         #: Messages of the conversation already looked at, and those there are to look at
         #: (as the last turn to end left them).
         self.seen = 0
@@ -132,37 +131,28 @@ class ExtractionCoordinator:
                 return
 
     async def _extract(self) -> None:
-        from cc.app.factory import AgentSpec, fork
-        from cc.core.pipeline.executor import ToolExecutor
-        from cc.hooks.gate import NoHooks
+        from cc.core.spec import AgentSpec
         from cc.models.messages import UserMessage
 
         engine = self.engine
-        runtime = engine.runtime
         messages = list(engine.messages[: self.upto])
         head = messages[0].uuid if messages else None
         if head != self.head:  # compacted (or cleared) since: a fresh conversation
             self.seen, self.head = 0, head
-        if runtime is None or len(messages) <= self.seen:
+        if len(messages) <= self.seen:
             return
         since, self.seen = self.seen, len(messages)
         self.runs += 1
+        directive = UserMessage.text(_directive(self.folder, since), is_meta=True)
         spec = AgentSpec(model=engine.model, system=list(engine.config.system),
                          permission_mode="dontAsk", tools=tuple(engine.registry.names),
                          max_turns=MAX_TURNS, thinking_budget=engine.config.thinking_budget,
                          max_output_tokens=engine.config.max_output_tokens,
-                         session_id=engine.session_id, internal=True)
-        built = await fork(engine, spec, runtime, registry=engine.registry)
-        child = built.engine
-        child.hooks = None  # internal work: the user's hooks are not told of it
-        child.compactor = None
-        executor = child.executor
-        child.executor = ToolExecutor(executor.registry, executor.ctx,
-                                      permissions=MemoryOnlyGate(self.folder, runtime.cwd),
-                                      hooks=NoHooks())
-        child.executor.on_denial = child.note_denial  # its own log (`internal`)
-        child.messages = [*messages, UserMessage.text(_directive(self.folder, since),
-                                                      is_meta=True)]
+                         session_id=engine.session_id, internal=True,
+                         gate=MemoryOnlyGate(self.folder, self.host.cwd),
+                         hooks=False,  # internal work: the user's hooks are not told of it
+                         compaction=False, seed=(*messages, directive))
+        child = await self.host.fork(engine, spec, inherit_tools=True)
         try:
             before = {p: p.stat().st_mtime_ns for p in self.folder.glob("*.md")}
             async for _ in child.run_turn():

@@ -61,8 +61,9 @@ def send_to_lead(inp: SendMessageInput, ctx: ToolContext, sender: str) -> ToolRe
     (waking it if it waits for its agents)."""
     if not isinstance(inp.message, str) or not inp.message.strip():
         return ToolResult.error("`message` is the text to send the main conversation.")
-    runtime = ctx.engine().runtime
-    table = runtime.engine.executor.ctx.agent_tasks if runtime is not None else None
+    from cc.agents.control import agent_control
+
+    table = agent_control(ctx).main_table
     if table is None:
         return ToolResult.error("The main conversation cannot receive messages here.")
     table.post(agent_message(sender, inp.message, inp.summary))

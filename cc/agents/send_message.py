@@ -70,11 +70,13 @@ class SendMessageTool(Tool):
         assert isinstance(inp, SendMessageInput)
         if self.router is not None and (routed := self.router.send(inp, ctx)) is not None:
             return routed
-        engine = ctx.engine()
+        from cc.agents.control import agent_control
+
+        sub_agent = agent_control(ctx).identity is not None
         who = current.get()
-        if engine.agent is not None and who is not None and who.team is None:
+        if sub_agent and who is not None and who.team is None:
             return self._from_named_agent(inp, ctx, who.name)
-        if engine.agent is not None:
+        if sub_agent:
             return ToolResult.error("A sub-agent reports in its final message; it has no one "
                                     "to send messages to.")
         table = ctx.agent_tasks

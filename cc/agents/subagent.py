@@ -26,11 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.core.events import AgentInfo, Event, SubagentEvent, Terminal, ToolDone, UserEvent
+from cc.core.news import Source
 from cc.models.content_blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import AssistantMessage, Message, UserMessage, system_reminder
 
 if TYPE_CHECKING:
+    from cc.agents.control import AgentHost
     from cc.agents.definitions import AgentDefinition
+    from cc.core.news import NewsSource
     from cc.core.query_engine import QueryEngine
     from cc.prompts.builder import PromptSection
 
@@ -72,9 +75,10 @@ class SubagentRun:
     tool_uses: int = 0
     tokens: int = 0
     duration_ms: int = 0
-    #: Messages waiting for the agent (see `mail`), unless `take_mail` says where they are.
+    #: Messages for the agent from the conversation that started it (see `mail`).
     inbox: list[str] = field(default_factory=list)
-    take_mail: Callable[[], list[str]] | None = None
+    #: Where its messages wait (its inbox; a teammate's mailbox): its engine's news too.
+    mailbox: NewsSource | None = None
     closed: bool = False
     #: Set when its run is to be its last (a teammate whose shutdown was approved).
     closing: bool = False
@@ -102,10 +106,9 @@ class SubagentRun:
     def mail(self) -> list[str]:
         """Messages for the agent, taken (between its requests they join the next one;
         once it has ended they start its next run). A teammate's come from its mailbox."""
-        if self.take_mail is not None:
-            return self.take_mail()
-        texts, self.inbox = self.inbox, []
-        return texts
+        if self.mailbox is not None:
+            return self.mailbox.take()
+        return _take(self.inbox)
 
     async def _turn(self, emit: Callable[[Event], None] | None,
                     prompt: UserMessage | None) -> None:
@@ -251,18 +254,17 @@ class SubagentRun:
             pass  # the meta file is a courtesy; the sidechain itself says the same
 
 
-async def launch(parent: QueryEngine, definition: AgentDefinition, request: AgentRequest, *,
-                 extra_tools: Sequence[str] = (),
-                 extra_system: Sequence[PromptSection] = ()) -> SubagentRun:
-    """Build the child engine for `request` (nothing runs yet). `extra_tools` (of the
-    parent's) and `extra_system` are what a teammate gets beyond a sub-agent."""
-    from cc.app.factory import AgentSpec, fork
+async def launch(parent: QueryEngine, host: AgentHost, definition: AgentDefinition,
+                 request: AgentRequest, *, extra_tools: Sequence[str] = (),
+                 extra_system: Sequence[PromptSection] = (),
+                 mailbox: NewsSource | None = None) -> SubagentRun:
+    """Build the child engine for `request`, finished (nothing runs yet). `extra_tools`
+    (of the parent's), `extra_system` and `mailbox` are what a teammate or a named agent
+    gets beyond a sub-agent (a plain one's messages wait in its inbox)."""
+    from cc.core.spec import AgentSpec
     from cc.models.catalog import resolve_model
     from cc.prompts.builder import build_subagent_prompt, environment_for
 
-    runtime = parent.runtime
-    if runtime is None:
-        raise RuntimeError("this engine cannot start sub-agents (it has no runtime)")
     agent_id = new_agent_id()
     model = resolve_model(request.model) if request.model else definition.model_for(parent.model)
     inherits = definition.inherits_context
@@ -270,16 +272,21 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         system = list(parent.config.system)
         tools: tuple[str, ...] = tuple(parent.registry.names)
     else:
-        system = build_subagent_prompt(environment_for(runtime.cwd, model),
+        system = build_subagent_prompt(environment_for(host.cwd, model),
                                        definition.system_prompt)
-        system += _memory_section(runtime.memory_dir)
+        system += _memory_section(host.memory_dir)
         system += list(extra_system)
-        pool = runtime.tool_pool or parent.registry
+        pool = host.tool_pool or parent.registry
         tools = tuple(definition.tool_names(pool.names)) + tuple(
             t for t in extra_tools if t in parent.registry)
     # A person watches the session (the REPL): a foreground agent's questions go to them,
     # as in Claude Code; in the background, or with nobody there, they are denied.
     asks = not request.background and parent.channel.present
+    info = AgentInfo(agent_id, definition.agent_type, request.description,
+                     request.tool_use_id, request.background, request.prompt)
+    inbox: list[str] = []
+    if mailbox is None:
+        mailbox = Source(lambda: _take(inbox))
     spec = AgentSpec(
         model=model,
         system=system,
@@ -289,28 +296,25 @@ async def launch(parent: QueryEngine, definition: AgentDefinition, request: Agen
         thinking_budget=parent.config.thinking_budget,
         max_output_tokens=parent.config.max_output_tokens,
         session_id=parent.session_id,
-        agent_id=agent_id,
-        parent_tool_use_id=request.tool_use_id,
+        identity=info,
+        is_fork=inherits,
         channel=parent.channel if asks else None,
         transcript=sidechain_path(parent, agent_id),
+        seed=tuple(fork_messages(parent.messages, request.tool_use_id, request.prompt))
+        if inherits else (),
+        news=(mailbox,),
     )
-    built = await fork(parent, spec, runtime, registry=parent.registry if inherits else None)
-    child = built.engine
-    info = AgentInfo(agent_id, definition.agent_type, request.description,
-                     request.tool_use_id, request.background, request.prompt)
-    child.agent = info
-    child.is_fork = inherits
-    if inherits:
-        child.messages = fork_messages(parent.messages, request.tool_use_id, request.prompt)
-    transcript = spec.transcript
-    if child.hooks is not None:
-        child.hooks.agent = (agent_id, definition.agent_type)
-        child.hooks.transcript_path = parent.hooks.transcript_path if parent.hooks else None
-        child.hooks.agent_transcript_path = str(transcript) if transcript else None
-    run = SubagentRun(info, definition, request, child, parent, transcript)
-    child.notification_sources.append(run.mail)
+    child = await host.fork(parent, spec, inherit_tools=inherits)
+    run = SubagentRun(info, definition, request, child, parent, spec.transcript, inbox=inbox,
+                      mailbox=mailbox)
     run._write_meta(finished=False)
     return run
+
+
+def _take(inbox: list[str]) -> list[str]:
+    texts = list(inbox)
+    inbox.clear()
+    return texts
 
 
 def fork_messages(parent: list[Message], tool_use_id: str, directive: str) -> list[Message]:

@@ -81,18 +81,19 @@ class AgentTool(Tool):
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, AgentInput)
         from cc.agents.background import run_in_background
+        from cc.agents.control import agent_control
         from cc.agents.named import identity_setter, prompt_note
-        from cc.agents.subagent import AgentRequest, launch
+        from cc.agents.subagent import AgentRequest
 
-        parent = ctx.engine()
-        if parent.agent is not None:
+        control = agent_control(ctx)
+        if control.identity is not None:
             return ToolResult.error("A sub-agent cannot start agents of its own"
-                                    + (" (a fork cannot fork again)." if parent.is_fork else "."))
+                                    + (" (a fork cannot fork again)." if control.is_fork
+                                       else "."))
         if inp.team_name or inp.name:
             if self.teammates is None:
                 return ToolResult.error("Agent teams are not available in this session.")
-            runtime = parent.runtime
-            if inp.team_name or (runtime is not None and runtime.team is not None):
+            if inp.team_name or control.team is not None:
                 return await self.teammates(self, inp, ctx)
             # No team: a named background agent, which SendMessage reaches by its name.
             if not AGENT_NAME.match(inp.name or ""):
@@ -117,9 +118,9 @@ class AgentTool(Tool):
         request = AgentRequest(inp.description, prompt, ctx.tool_use_id or "",
                                model=inp.model, background=background, name=inp.name)
         try:  # a named agent gets SendMessage, and a note saying so
-            run = await launch(parent, definition, request,
-                               extra_tools=("SendMessage",) if inp.name else (),
-                               extra_system=[prompt_note(inp.name)] if inp.name else [])
+            run = await control.launch(definition, request,
+                                       extra_tools=("SendMessage",) if inp.name else (),
+                                       extra_system=[prompt_note(inp.name)] if inp.name else [])
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
         if inp.name:

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from cc.cli_args import split_tool_list
 from cc.config.env import truthy
@@ -132,24 +132,10 @@ def _agents_json(text: str | None) -> str | None:
     """`--agents` as given, once it parses as a JSON object (the entries are checked
     when the agents load)."""
     if text is not None:
+        from cc.agents.definitions import agents_object
+
         agents_object(text)
     return text
-
-
-def agents_object(text: str) -> dict[str, Any]:
-    """The `--agents` JSON object, name → entry. Raises UsageError."""
-    import json
-
-    try:
-        value = json.loads(text)
-    except ValueError as exc:
-        raise UsageError(f"--agents is not valid JSON: {exc}") from None
-    if not isinstance(value, dict):
-        raise UsageError(
-            "--agents must be a JSON object of agent names to definitions, "
-            'e.g. {"reviewer": {"description": "...", "prompt": "..."}}'
-        )
-    return value
 
 
 def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:

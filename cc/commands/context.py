@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from cc.app.runtime import Runtime
+    from cc.app.session import Session
     from cc.commands.registry import CommandRegistry
     from cc.core.query_engine import QueryEngine
     from cc.models.messages import Message, UserMessage
@@ -60,8 +60,6 @@ class Services:
     resume_session: Callable[[str], Any] | None = None
     #: May this `` !`cmd` `` of a custom command run, given its allowed-tools? (may be async)
     permit_shell: Callable[[str, Sequence[str]], bool | Awaitable[bool]] | None = None
-    #: Pre-approve a custom command's allowed-tools for one turn; returns the undo.
-    grant_tools: Callable[[Sequence[str]], Callable[[], None]] | None = None
     #: Called once when the REPL ends (save the session, SessionEnd hooks). May be async.
     on_exit: Callable[[], Any] | None = None
 
@@ -82,7 +80,7 @@ class CommandResult:
 @dataclass
 class CommandContext:
     engine: QueryEngine
-    runtime: Runtime
+    runtime: Session
     console: Console
     commands: CommandRegistry
     services: Services = field(default_factory=Services)

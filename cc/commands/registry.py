@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 import re
 import time
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,34 +155,3 @@ async def resolve_input(text: str, ctx: CommandContext) -> CommandResult:
     from cc.commands.mentions import expand_mentions
 
     return CommandResult(submit=expand_mentions(text, ctx.cwd))
-
-
-async def prepare_prompt(
-    text: str,
-    cwd: Path,
-    config_dir: Path,
-    *,
-    session_id: str = "",
-    permit: Callable[[str, Sequence[str]], Awaitable[bool]] | None = None,
-) -> CommandResult:
-    """Print mode's entry (`-p "/name args"`): a custom command expands into its prompt;
-    anything else is the text with its `@path` files. Built-in commands are interactive and
-    are not run here (their text goes to the model as typed). Raises CommandError when a
-    command's `` !`cmd` `` fails or is not permitted."""
-    parsed = parse_slash(text)
-    command = CommandRegistry([], cwd, config_dir).find(parsed[0]) if parsed else None
-    if parsed is not None and isinstance(command, CustomCommand):
-        allowed = command.allowed_tools
-
-        async def permit_this(cmd: str) -> bool:
-            return permit is not None and await permit(cmd, allowed)
-
-        expanded = await expand_command(
-            command, parsed[1], cwd=cwd, session_id=session_id, permit=permit_this
-        )
-        return CommandResult(
-            submit=expanded.message, model=command.model, allowed_tools=command.allowed_tools
-        )
-    from cc.commands.mentions import expand_mentions
-
-    return CommandResult(submit=expand_mentions(text, cwd))

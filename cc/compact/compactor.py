@@ -192,18 +192,9 @@ class Compactor:
         return answer
 
     async def _ask(self, request: ModelRequest) -> str | None:
-        from cc.core.retry import stream_with_retries
-        from cc.errors import ModelCallError
-
-        client = self.engine.client
-        try:
-            async for item in stream_with_retries(lambda: client.stream(request)):
-                if isinstance(item, AssistantMessage):
-                    self.engine.usage.add(item.model or request.model, item.usage)
-                    return item.text if summary_of(item.text) else None
-        except ModelCallError:
-            return None
-        return None
+        """The summary request's answer, if it is one (it has a `<summary>`)."""
+        answer = await self.engine.ask(request)
+        return answer.text if answer is not None and summary_of(answer.text) else None
 
     def _continuation(self, summary: str, summarised: list[Message],
                       kept: list[Message]) -> str:

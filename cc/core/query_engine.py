@@ -1,10 +1,11 @@
 """QueryEngine: one conversation, and everything a request to the model needs.
 
-It owns the messages, model, tools, system prompt, permission and hook gates,
-and usage. Three entries:
-  submit(text)             print mode: wrap the text as a user message, run a turn
-  run_turn()               REPL: the message is already appended; run a turn
-  submit_messages(msgs)    sub-agents: a separate message list; ours untouched
+It owns the messages (it is their only writer), model, tools, system prompt,
+permission and hook gates, usage, and one news queue. Two entries:
+  submit(text)             a prompt: UserPromptSubmit hooks, then a turn
+  run_turn()               a turn on the conversation as it is (news, a resumed run)
+Named operations change the conversation otherwise: `compact()`, `replace_messages()`
+(resume), `clear()`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,9 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from cc.core.denials import Denial, DenialLog
 from cc.core.events import (
@@ -28,8 +29,9 @@ from cc.core.events import (
     TurnSummary,
     UserEvent,
 )
+from cc.core.news import NewsQueue, Source
 from cc.core.pipeline.executor import ToolExecutor
-from cc.core.query_loop import LoopDeps, ModelStreamer, query_loop, result_line
+from cc.core.query_loop import ContextManager, LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
@@ -40,15 +42,38 @@ from cc.tools.base import ToolContext
 from cc.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from cc.agents.extractor import ExtractionCoordinator
-    from cc.app.runtime import Runtime
-    from cc.compact.compactor import Compactor
+    from pathlib import Path
+
+    from cc.core.client import ModelRequest
     from cc.core.events import AgentInfo
+    from cc.core.news import NewsSource
     from cc.hooks.runner import HookOutcome, HookRunner
+    from cc.models.messages import AssistantMessage
     from cc.permissions.ask import UserChannel
-    from cc.session.transcript import TranscriptWriter
+    from cc.tools.services import AgentServices
 
 INTERRUPTED_TEXT = "[Request interrupted by user]"
+
+
+class TranscriptSink(Protocol):
+    """Where the conversation is saved as it happens (`cc.session.transcript`)."""
+
+    path: Path
+
+    def sync(self, messages: Iterable[Message]) -> None: ...
+
+    def record_tool_result(self, user_line: UserMessage) -> None: ...
+
+    def lines_of(self, messages: Iterable[Message]) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class ContextKeeper(ContextManager, Protocol):
+    """Compaction, as the engine uses it (`cc.compact.compactor`)."""
+
+    def compact(self, messages: list[Message], trigger: str,
+                custom: str | None = None) -> AsyncIterator[Event]: ...
 
 
 @dataclass
@@ -73,13 +98,17 @@ class QueryEngine:
         clock: Callable[[], float] = time.monotonic,
         shares_with_parent: bool = False,
         denials: DenialLog | None = None,
+        agent: AgentInfo | None = None,
+        is_fork: bool = False,
+        messages: Sequence[Message] = (),
+        news: Sequence[NewsSource] = (),
     ) -> None:
         self.config = config
         self.hooks = hooks
         self.client = client
         self.registry = registry
         self.executor = executor
-        self.messages: list[Message] = []
+        self.messages: list[Message] = list(messages)
         self.usage = UsageTotals()
         #: The session's refused calls, its agents' too (a sub-agent is given its
         #: parent's log; the main agent's engine starts it).
@@ -90,30 +119,33 @@ class QueryEngine:
         self._tool_uses = 0
         #: Where the conversation is saved as it happens (None: not saved), and how
         #: to start a new one for a new session id (after /clear).
-        self.transcript: TranscriptWriter | None = None
-        self.transcript_factory: Callable[[str], TranscriptWriter] | None = None
+        self.transcript: TranscriptSink | None = None
+        self.transcript_factory: Callable[[str], TranscriptSink] | None = None
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
         #: A fork: the client and sandbox belong to the parent, which closes them.
         self.shares_with_parent = shares_with_parent
-        #: What start-up found (set by the factory; tools that build agents need it).
-        self.runtime: Runtime | None = None
-        #: Set on a sub-agent's engine: who it is.
-        self.agent: AgentInfo | None = None
+        #: A sub-agent's engine: who it is (None: the session's main agent).
+        self.agent = agent
         #: A fork sub-agent (it holds its parent's context, and may not fork again).
-        self.is_fork = False
-        #: What keeps the conversation within the window (set by the factory).
-        self.compactor: Compactor | None = None
+        self.is_fork = is_fork
+        #: What keeps the conversation within the window (the factory gives it one
+        #: while it builds the engine; None: never compacted).
+        self.compactor: ContextKeeper | None = None
+        #: What its tools see of it (bound by the factory while it builds the engine).
+        self.services: AgentServices | None = None
         #: When the model last answered (on `clock`); None: not in this process.
         self._last_response_at: float | None = None
         #: Called when a turn of this conversation completes (memory extraction).
-        self.turn_listeners: list[Callable[[], None]] = []
-        #: More texts for the next request (a team member's inbox, say), and whether
-        #: one has something waiting (print mode starts a turn for it).
-        self.notification_sources: list[Callable[[], list[str]]] = []
-        self.news_waiting: list[Callable[[], bool]] = []
-        #: The background memory extraction, if this engine has one.
-        self.extractor: ExtractionCoordinator | None = None
+        self._turn_listeners: list[Callable[[], None]] = []
+        #: What waits for the next request: background commands and agents that ended,
+        #: letters (a team's, a teammate's mailbox), texts posted to it.
+        ctx = executor.ctx
+        commands = Source(lambda: ctx.tasks.drain_notifications() if ctx.tasks else [])
+        agents = Source(lambda: ctx.agent_tasks.drain_notifications() if ctx.agent_tasks else [],
+                        lambda: ctx.agent_tasks is not None and ctx.agent_tasks.has_news)
+        self.news = NewsQueue([commands, agents, *news], on_wake=lambda: (
+            ctx.agent_tasks.wake() if ctx.agent_tasks is not None else None))
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
         self._own_resources(executor.ctx)
@@ -176,7 +208,47 @@ class QueryEngine:
             yield event
 
     def set_model(self, model: str) -> None:
+        """The model of this conversation from now on (the system prompt's model line
+        follows it)."""
+        from cc.prompts.builder import with_model
+
         self.config.model = model
+        self.config.system = with_model(self.config.system, model)
+
+    def on_turn_end(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when a turn of this conversation completes."""
+        self._turn_listeners.append(listener)
+
+    async def ask(self, request: ModelRequest) -> AssistantMessage | None:
+        """One request beside the conversation (a summary, a side question), with the
+        retry layer; what it costs is this agent's. None if it failed."""
+        from cc.core.retry import stream_with_retries
+        from cc.errors import ModelCallError
+        from cc.models.messages import AssistantMessage
+
+        try:
+            async for item in stream_with_retries(lambda: self.client.stream(request)):
+                if isinstance(item, AssistantMessage):
+                    self.usage.add(item.model or request.model, item.usage)
+                    return item
+        except ModelCallError:
+            return None
+        return None
+
+    def replace_messages(self, messages: Sequence[Message]) -> None:
+        """The conversation is another one from now on (a resumed session's)."""
+        self.messages[:] = list(messages)
+
+    def set_session_id(self, session_id: str) -> None:
+        """The session this conversation belongs to (a resumed one's, or a fork's new
+        one); the engine is its one owner, and its hooks report it."""
+        self.config.session_id = session_id
+        if self.hooks is not None:
+            self.hooks.session_id = session_id
+
+    def use_transcript_factory(self, factory: Callable[[str], TranscriptSink] | None) -> None:
+        """How to start a transcript for a new session id (after /clear)."""
+        self.transcript_factory = factory
 
     async def submit(self, prompt: str | UserMessage) -> AsyncIterator[Event]:
         """A user prompt: UserPromptSubmit hooks first, then a turn."""
@@ -205,10 +277,6 @@ class QueryEngine:
         async for event in self._drive(self.messages):
             yield event
 
-    async def submit_messages(self, messages: list[Message]) -> AsyncIterator[Event]:
-        async for event in self._drive(messages):
-            yield event
-
     async def _drive(self, messages: list[Message]) -> AsyncIterator[Event]:
         state = QueryState(model=self.config.model, max_turns=self.config.max_turns)
         self.last_state = state
@@ -220,7 +288,7 @@ class QueryEngine:
             tools=self.registry.api_definitions,
             thinking_budget=self.config.thinking_budget,
             default_max_output=self.config.max_output_tokens,
-            notifications=self._notifications,
+            notifications=self.news.drain,
             hooks=self.hooks,
             warned_block_types=self._warned_block_types,
             headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
@@ -256,7 +324,7 @@ class QueryEngine:
                 if isinstance(event, Terminal):
                     event = dataclasses.replace(event, summary=self.summarize())
                     if ours and event.ok:
-                        for listener in self.turn_listeners:
+                        for listener in self._turn_listeners:
                             listener()
                 yield event
         except (asyncio.CancelledError, GeneratorExit):
@@ -288,15 +356,6 @@ class QueryEngine:
             duration_ms=int((self._clock() - started) * 1000) if state else 0,
         )
 
-    def _notifications(self) -> list[str]:
-        ctx = self.executor.ctx
-        texts = ctx.tasks.drain_notifications() if ctx.tasks is not None else []
-        if ctx.agent_tasks is not None:
-            texts += ctx.agent_tasks.drain_notifications()
-        for source in self.notification_sources:
-            texts += source()
-        return texts
-
     async def wait_for_background(self) -> bool:
         """Wait until a background agent ends if any runs; whether there is news for the
         model (print mode then starts another turn, as Claude Code does)."""
@@ -311,10 +370,7 @@ class QueryEngine:
     def has_news(self) -> bool:
         """Whether something waits for the model's next request: a background agent's
         end, a teammate's letter (an idle REPL or print mode starts a turn for it)."""
-        agents = self.executor.ctx.agent_tasks
-        if agents is not None and agents.has_news:
-            return True
-        return any(waiting() for waiting in self.news_waiting)
+        return self.news.has_news()
 
     def end_turn_after_tools(self, reason: str) -> None:
         """A tool asks the current turn to end once the results of its message are in."""
@@ -326,9 +382,7 @@ class QueryEngine:
 
     def wake(self) -> None:
         """Something arrived for this engine's next request (a teammate's message)."""
-        agents = self.executor.ctx.agent_tasks
-        if agents is not None:
-            agents.wake()
+        self.news.wake()
 
     def save(self) -> None:
         """Write whatever the transcript does not have yet (cheap when nothing is new)."""
@@ -404,19 +458,21 @@ class QueryEngine:
             self.transcript.close()
         await self.supervisor.aclose()
 
-    def use_transcript(self, writer: TranscriptWriter | None) -> None:
-        """Save to `writer` from now on (closing the one before); hooks learn the path."""
+    def use_transcript(self, writer: TranscriptSink | None) -> None:
+        """Save to `writer` from now on (closing the one before); hooks learn the path
+        (a sub-agent's hooks keep the session's: its own is `agent_transcript_path`)."""
         if self.transcript is not None and self.transcript is not writer:
             self.transcript.close()
         self.transcript = writer
         if self.hooks is not None:
             self.hooks.session_id = self.config.session_id
-            self.hooks.transcript_path = str(writer.path) if writer else None
+            if self.agent is None:
+                self.hooks.transcript_path = str(writer.path) if writer else None
 
     def clear(self) -> None:
         """Start a new conversation under a new session id (the REPL's /clear)."""
         self.messages.clear()
         self.executor.ctx.todos.clear()
-        self.config.session_id = new_uuid()
+        self.set_session_id(new_uuid())
         factory = self.transcript_factory
         self.use_transcript(factory(self.config.session_id) if factory else None)

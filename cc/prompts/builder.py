@@ -9,12 +9,13 @@ files, and a paragraph of a template whose placeholder has no value is left out.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import platform
 import re
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from string import Template
@@ -37,6 +38,9 @@ class PromptSection:
     name: str
     text: str
     cacheable: bool  # part of the stable prefix that prompt caching can reuse
+    #: How the section reads for another model (the environment section names it).
+    for_model: Callable[[str], PromptSection] | None = field(default=None, compare=False,
+                                                               repr=False)
 
 
 @dataclass(frozen=True)
@@ -89,8 +93,7 @@ def build_system_prompt(
             PromptSection(name, _section_text(file), cacheable=True)
             for name, file in _STATIC_SECTIONS
         ]
-        values = {**_environment_values(env), "commit_trailer": commit_trailer}
-        sections.append(_dynamic("environment", "08_environment.md", values))
+        sections.append(environment_section(env, commit_trailer))
         sections.append(
             _dynamic(
                 "tools",
@@ -124,9 +127,21 @@ def build_system_prompt(
 def build_subagent_prompt(env: PromptEnv, agent_prompt: str) -> list[PromptSection]:
     """A sub-agent's system prompt: its own text and the environment, nothing of the main
     prompt's sections (the launching agent's message says what to do)."""
-    values = {**_environment_values(env), "commit_trailer": None}
     return [PromptSection("agent", agent_prompt.strip(), cacheable=True),
-            _dynamic("environment", "08_environment.md", values)]
+            environment_section(env, None)]
+
+
+def environment_section(env: PromptEnv, commit_trailer: str | None) -> PromptSection:
+    """The environment section; it says which model answers, and follows a change."""
+    values = {**_environment_values(env), "commit_trailer": commit_trailer}
+    section = _dynamic("environment", "08_environment.md", values)
+    return dataclasses.replace(section, for_model=lambda model: environment_section(
+        dataclasses.replace(env, model=model), commit_trailer))
+
+
+def with_model(sections: Sequence[PromptSection], model: str) -> list[PromptSection]:
+    """The same prompt, its model line saying `model`."""
+    return [s.for_model(model) if s.for_model is not None else s for s in sections]
 
 
 def render(sections: Iterable[PromptSection]) -> str:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -59,14 +58,14 @@ def attach_session(
         if source is None:
             raise UsageError(f"No conversation found with session ID: {choice.resume_id}")
 
-    engine.transcript_factory = new_writer if choice.persist else None
+    engine.use_transcript_factory(new_writer if choice.persist else None)
     if source is None:
         if choice.fixed_id and session_path(cwd, config, engine.session_id).exists():
             raise UsageError(f"Session ID {engine.session_id} is already in use")
         engine.use_transcript(new_writer(engine.session_id) if choice.persist else None)
     else:
         if choice.fork and not choice.fixed_id:
-            engine.config.session_id = str(uuid.uuid4())
+            engine.set_session_id(str(uuid.uuid4()))
         resume_into(engine, source, cwd=cwd, fork=choice.fork, persist=choice.persist)
     kept = engine.transcript.path if engine.transcript else source
     _deleted, warnings = cleanup_transcripts(config, cleanup_days, kept)
@@ -84,15 +83,15 @@ def resume_into(
     """
     loaded = load_session(path)
     _warn(loaded.warnings)
-    engine.messages[:] = loaded.messages
+    engine.replace_messages(loaded.messages)
     writer = None
     if fork:
-        factory: Callable[[str], TranscriptWriter] | None = engine.transcript_factory
+        factory = engine.transcript_factory
         if persist and factory is not None:
             writer = factory(engine.session_id)
             fork_session(loaded, writer)
     else:
-        engine.config.session_id = loaded.session_id
+        engine.set_session_id(loaded.session_id)
         if persist:
             writer = resume_writer(loaded, cwd=cwd, version=__version__)
     engine.use_transcript(writer)

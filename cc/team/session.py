@@ -184,7 +184,7 @@ class TeamSession:
                                                       reason=reason), kind.replace("_", " "))
         self.leader.wake()
         if approve:
-            ctx.engine().end_turn_after_tools("shutdown")
+            ctx.services().end_turn("shutdown")
             run = run_of(self.entry(sender))
             if run is not None:
                 run.closing = True  # its run ends with this message, and it for good
@@ -214,10 +214,11 @@ def run_of(entry: AgentTask | None) -> SubagentRun | None:
     return handle.run if isinstance(handle, Continuation) else None
 
 
-def team_of(engine: QueryEngine) -> TeamSession | None:
-    """The team the engine's session leads, if any."""
-    runtime = engine.runtime
-    return runtime.team if runtime is not None else None
+def team_of(ctx: ToolContext) -> TeamSession | None:
+    """The team the session of the agent a tool runs in leads, if any."""
+    from cc.agents.control import agent_control
+
+    return agent_control(ctx).team
 
 
 def agent_message(letter: Letter) -> str:

@@ -26,13 +26,15 @@ if TYPE_CHECKING:
 
 async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> ToolResult:
     from cc.agents.background import run_in_background
-    from cc.agents.subagent import AgentRequest, launch
+    from cc.agents.control import agent_control
+    from cc.agents.subagent import AgentRequest
     from cc.agents.tool import DEFAULT_TYPE
+    from cc.core.news import Source
     from cc.prompts import load_text
     from cc.prompts.builder import PromptSection
 
-    parent = ctx.engine()
-    session = team_of(parent)
+    control = agent_control(ctx)
+    session = team_of(ctx)
     if session is None or (inp.team_name and inp.team_name != session.name):
         wanted = inp.team_name or "(none named)"
         return ToolResult.error(f"No team {wanted!r} here: create it with TeamCreate first.")
@@ -50,13 +52,13 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
                                                                       team=session.name)
     request = AgentRequest(inp.description, inp.prompt, ctx.tool_use_id or "",
                            model=inp.model, background=True, name=name)
-    run = await launch(parent, definition, request, extra_tools=("SendMessage",),
-                       extra_system=[PromptSection("team", note, cacheable=False)])
+    run = await control.launch(definition, request, extra_tools=("SendMessage",),
+                               extra_system=[PromptSection("team", note, cacheable=False)],
+                               mailbox=Source(lambda: session.delivered(name)))
     identity = Identity(name, session.name, run.agent_id)
     session.files.upsert(Member(name, definition.agent_type, run.engine.model, "active",
                                 run.agent_id))
     session.members[name] = run.agent_id
-    run.take_mail = lambda: session.delivered(name)
 
     def before() -> None:
         current.set(identity)  # inside the teammate's task: its tools know who acts

@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import ConfigDict
 
+from cc.agents.control import agent_control
 from cc.identity import current
 from cc.team.config import LEAD, TeamFiles
-from cc.team.session import TEAM_TOOLS, TeamSession, team_of
+from cc.team.session import TEAM_TOOLS, TeamSession
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
 if TYPE_CHECKING:
-    from cc.core.query_engine import QueryEngine
+    from cc.tools.services import Toolset
 
 
 class TeamCreateInput(ToolInput):
@@ -30,21 +31,20 @@ class TeamCreateTool(Tool):
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, TeamCreateInput)
-        engine = ctx.engine()
-        runtime = engine.runtime
-        if runtime is None or engine.agent is not None:
+        control = agent_control(ctx)
+        if control.identity is not None:
             return ToolResult.error("Only the session's main agent can create a team.")
-        if runtime.team is not None:
-            return ToolResult.error(f"This session leads the team {runtime.team.name!r} "
+        if control.team is not None:
+            return ToolResult.error(f"This session leads the team {control.team.name!r} "
                                     "already; delete it with TeamDelete first.")
         try:
-            files = TeamFiles(runtime.config_dir, inp.team_name)
-            files.create(inp.description or "", engine.model, engine.session_id)
+            files = TeamFiles(control.host.config_dir, inp.team_name)
+            files.create(inp.description or "", control.model, control.session_id)
         except (ValueError, OSError) as exc:
             return ToolResult.error(f"Could not create the team: {exc}")
-        session = TeamSession(files, engine)
-        runtime.team = session
-        wire_leader(engine, session)
+        session = TeamSession(files, control.engine)
+        control.team = session
+        wire_leader(ctx.services().toolset, session)
         data = {"team_name": files.team, "team_file_path": str(files.config_path),
                 "lead_agent_id": LEAD}
         note = (f"You now lead the team {files.team!r}. Start teammates with the Agent tool, "
@@ -57,29 +57,24 @@ class TeamCreateTool(Tool):
                           summary=f"Created team {files.team}")
 
 
-def wire_leader(engine: QueryEngine, session: TeamSession) -> None:
+def wire_leader(toolset: Toolset, session: TeamSession) -> None:
     """The second wiring: the team tools join the leader's, SendMessage re-registered
-    with the team bound into it (the next request's tool list changes once), and its
-    inbox feeds its requests."""
+    with the team bound into it (the next request's tool list changes once). Its inbox
+    feeds its requests while the session leads the team (`cc.app.factory`)."""
     from cc.agents.send_message import SendMessageTool
 
-    engine.registry.pop("SendMessage")
-    engine.registry.register(SendMessageTool(session, "tools/SendMessage_team.md"))
-    engine.registry.register(TeamDeleteTool())
-    engine.notification_sources.append(session.lead_letters)
-    engine.news_waiting.append(session.lead_has_mail)
+    toolset.register(SendMessageTool(session, "tools/SendMessage_team.md"))
+    toolset.register(TeamDeleteTool())
 
 
-def unwire_leader(engine: QueryEngine, session: TeamSession) -> None:
-    """The team is gone: its tools and its inbox leave the leader, and SendMessage goes
-    back to the session's agents only."""
+def unwire_leader(toolset: Toolset) -> None:
+    """The team is gone: its tools leave the leader, and SendMessage goes back to the
+    session's agents only."""
     from cc.agents.send_message import SendMessageTool
 
     for name in TEAM_TOOLS:
-        engine.registry.pop(name)
-    engine.registry.register(SendMessageTool())
-    engine.notification_sources.remove(session.lead_letters)
-    engine.news_waiting.remove(session.lead_has_mail)
+        toolset.remove(name)
+    toolset.register(SendMessageTool())
 
 
 class TeamDeleteInput(ToolInput):
@@ -91,9 +86,9 @@ class TeamDeleteTool(Tool):
     input_model: ClassVar[type[ToolInput]] = TeamDeleteInput
 
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
-        engine = ctx.engine()
-        session = team_of(engine)
-        if session is None or engine.runtime is None:
+        control = agent_control(ctx)
+        session = control.team
+        if session is None or control.identity is not None:
             return ToolResult.error("Only the team's leader can delete it, and there is no "
                                     "team here.")
         if current.get() is not None:
@@ -105,7 +100,7 @@ class TeamDeleteTool(Tool):
                                     f"{', '.join(active)}. Wait for them to finish (or stop "
                                     "them with TaskStop), then delete it.")
         await session.delete()
-        unwire_leader(engine, session)
-        engine.runtime.team = None
+        unwire_leader(ctx.services().toolset)
+        control.team = None
         data = {"success": True, "team_name": session.name}
         return ToolResult(json.dumps(data), data=data, summary=f"Deleted team {session.name}")

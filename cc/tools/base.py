@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 if TYPE_CHECKING:
-    from cc.core.query_engine import QueryEngine
     from cc.tasks.store import TaskStore
     from cc.tools.agent_tasks import AgentTasks
+    from cc.tools.services import AgentServices
     from cc.tools.shell import BackgroundTasks, ShellSession
     from cc.tools.shell.confinement import Confinement
 
@@ -59,23 +59,23 @@ class FileReadRecord:
 
 
 class EngineRef:
-    """Late binding to the engine a tool runs in: made before the engine, bound once it
-    exists. The one way a tool that needs its engine (Agent, the team tools) reaches it."""
+    """Late binding to the agent a tool runs in: made before the engine, bound to its
+    services once the engine exists. The one way a tool reaches its agent."""
 
-    def __init__(self, engine: QueryEngine | None = None) -> None:
-        self._engine = engine
+    def __init__(self, services: AgentServices | None = None) -> None:
+        self._services = services
 
-    def bind(self, engine: QueryEngine) -> None:
-        self._engine = engine
+    def bind(self, services: AgentServices) -> None:
+        self._services = services
 
     @property
     def bound(self) -> bool:
-        return self._engine is not None
+        return self._services is not None
 
-    def get(self) -> QueryEngine:
-        if self._engine is None:
-            raise ToolUnavailable("this tool needs an engine, and none is bound yet")
-        return self._engine
+    def get(self) -> AgentServices:
+        if self._services is None:
+            raise ToolUnavailable("this tool needs its agent, and none is bound yet")
+        return self._services
 
 
 class ToolUnavailable(RuntimeError):
@@ -94,7 +94,7 @@ class ToolContext:
     #: up front and closes them at the end; a context without them has no Bash.
     shell: ShellSession | None = None
     tasks: BackgroundTasks | None = None
-    #: The engine these tools run in (None: a bare context, as in unit tests).
+    #: The agent these tools run in, as services (None: a bare context, as in unit tests).
     engine_ref: EngineRef | None = None
     #: The conversation's background agents (the Agent tool starts them, TaskStop stops).
     agent_tasks: AgentTasks | None = None
@@ -130,9 +130,10 @@ class ToolContext:
             raise ToolUnavailable("no background tasks in this context")
         return self.tasks
 
-    def engine(self) -> QueryEngine:
+    def services(self) -> AgentServices:
+        """What this tool may ask of its agent (`cc.tools.services`)."""
         if self.engine_ref is None:
-            raise ToolUnavailable("this tool needs an engine, and the context has none")
+            raise ToolUnavailable("this tool needs its agent, and the context has none")
         return self.engine_ref.get()
 
     def resolve(self, path: str) -> Path:

@@ -20,8 +20,8 @@ from cc.tools.base import (
 )
 
 if TYPE_CHECKING:
-    from cc.hooks.runner import HookRunner
     from cc.tasks.store import TaskStore
+    from cc.tools.services import TaskHooks
 
 #: `metadata` as Claude Code's schema spells it: an object with string keys, any values.
 Metadata = Annotated[dict[str, Any], WithJsonSchema(
@@ -69,7 +69,7 @@ def task_store(ctx: ToolContext) -> TaskStore:
     return ctx.task_list
 
 
-def task_hooks(ctx: ToolContext) -> HookRunner | None:
+def task_hooks(ctx: ToolContext) -> TaskHooks | None:
     if ctx.engine_ref is None or not ctx.engine_ref.bound:
         return None
-    return ctx.engine_ref.get().hooks
+    return ctx.engine_ref.get().task_hooks

@@ -52,7 +52,7 @@ from cc.ui.records import (
 )
 
 if TYPE_CHECKING:
-    from cc.app.runtime import Runtime
+    from cc.app.session import Session
     from cc.core.query_engine import QueryEngine
 
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
@@ -103,15 +103,15 @@ class _Turn:
 
 
 async def run_print(
-    engine: QueryEngine,
+    session: Session,
     prompt: str,
     output_format: str,
-    runtime: Runtime,
     out: IO[str] | None = None,
     *,
     verbose: bool = False,
     partial: bool = False,
 ) -> int:
+    engine = session.engine
     stream: IO[str] = out or sys.stdout
     started = time.monotonic()
     collected: list[dict[str, Any]] | None = (
@@ -127,7 +127,7 @@ async def run_print(
         stream.flush()
 
     if records:
-        emit(init_record(engine, runtime, __version__))
+        emit(init_record(session, __version__))
         if (agents := engine.executor.ctx.agent_tasks) is not None:
             agents.watchers.append(background_records(engine.session_id, emit))
     turns = [_Turn()]
@@ -147,16 +147,16 @@ async def run_print(
     writer = _Writer(emit, records, text=output_format == "text",
                      partial=partial and output_format == "stream-json")
 
-    async def session() -> None:
-        await _run_turn(engine, prompt, runtime, turns[-1], writer)
+    async def turns_of_the_run() -> None:
+        await _run_turn(session, prompt, turns[-1], writer)
         # Agents still running in the background: wait for them, then let the model
         # read their notifications in a new turn (as Claude Code does).
-        while _completed(turns[-1]) and await engine.wait_for_background():
+        while _completed(turns[-1]) and await session.wait_for_news():
             finished_turn(turns[-1])
             turns.append(_Turn(start=len(engine.messages)))
-            await _consume(engine, engine.run_turn(), turns[-1], writer)
+            await _consume(engine, session.submit(None), turns[-1], writer)
 
-    work = asyncio.create_task(session())
+    work = asyncio.create_task(turns_of_the_run())
     for signum in _SIGNAL_EXIT:
         loop.add_signal_handler(signum, _on_signal, signum, interrupt, work)
     try:
@@ -171,10 +171,8 @@ async def run_print(
                 _emit_interrupted(engine, turn, emit)
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
                                collected, emit)
-        if engine.extractor is not None and not interrupt.happened:
-            # The answer is out; a memory extraction still running may finish, briefly.
-            await _bounded(engine.extractor.drain(), interrupt)
-        await _bounded(_ending(engine), interrupt)
+        # The answer is out; a memory extraction still running may finish, briefly.
+        await _bounded(_ending(session, drain=not interrupt.happened), interrupt)
     finally:
         for signum in _SIGNAL_EXIT:
             loop.remove_signal_handler(signum)
@@ -243,37 +241,33 @@ async def _bounded(step: Awaitable[None], interrupt: _Interrupt) -> None:
         raise error
 
 
-async def _ending(engine: QueryEngine) -> None:
+async def _ending(session: Session, *, drain: bool) -> None:
     try:
-        await engine.end_session("other")
-        for warning in engine.warnings:
+        await session.end("other", drain=drain)
+        for warning in session.engine.warnings:
             print(f"Warning: {warning}", file=sys.stderr)
     finally:
-        await engine.aclose()
+        await session.close()
 
 
-async def _run_turn(
-    engine: QueryEngine,
-    prompt: str,
-    runtime: Runtime,
-    turn: _Turn,
-    writer: _Writer,
-) -> None:
-    if not runtime.credentials.present:
+async def _run_turn(session: Session, prompt: str, turn: _Turn, writer: _Writer) -> None:
+    engine = session.engine
+    if not session.credentials.present:
         # Never reaching the model, the run leaves no transcript behind for -c to find.
         from cc.core.client import NOT_LOGGED_IN
 
         turn.terminal = Terminal("api_error", error=NOT_LOGGED_IN,
                                  error_kind="authentication_failed")
         return
-    for note in await engine.start_session("resume" if runtime.resumed else "startup"):
+    for note in await session.start():
         print(note, file=sys.stderr)
     if _is_compact(prompt):
         await _compact(engine, prompt, turn, writer)
         return
-    message = await _prepare(prompt, engine, runtime)
+    prepared = await session.prepare(prompt)
     turn.start = len(engine.messages)
-    await _consume(engine, engine.submit(message), turn, writer)
+    await _consume(engine, session.submit(prepared.message, model=prepared.model,
+                                          tools=prepared.allowed_tools), turn, writer)
 
 
 def _is_compact(prompt: str) -> bool:
@@ -405,22 +399,6 @@ def _emit_interrupted(
 def _aborted(turn: _Turn) -> Terminal:
     reason = "aborted_tools" if turn.tools_running else "aborted_streaming"
     return Terminal(reason, error="Interrupted by the user")
-
-
-async def _prepare(prompt: str, engine: QueryEngine, runtime: Runtime) -> UserMessage:
-    """The user message for `prompt`: a custom `/command` expanded, `@files` attached."""
-    from cc.commands.registry import prepare_prompt
-    from cc.models.catalog import resolve_model
-    from cc.permissions.grants import command_permit
-
-    permit = command_permit(runtime.permissions, engine.registry.get("Bash"))
-    prepared = await prepare_prompt(
-        prompt, runtime.cwd, runtime.config_dir, session_id=engine.session_id, permit=permit
-    )
-    if prepared.model:
-        engine.set_model(resolve_model(prepared.model))
-    assert prepared.submit is not None
-    return prepared.submit
 
 
 def _text_of(result: dict[str, Any], max_turns: int | None) -> str:

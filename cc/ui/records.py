@@ -12,7 +12,7 @@ from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.session.lines import now_timestamp
 
 if TYPE_CHECKING:
-    from cc.app.runtime import Runtime
+    from cc.app.session import Session
     from cc.core.denials import Denial
     from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
@@ -21,18 +21,19 @@ if TYPE_CHECKING:
 
 
 
-def init_record(engine: QueryEngine, runtime: Runtime, version: str) -> dict[str, Any]:
+def init_record(session: Session, version: str) -> dict[str, Any]:
+    engine = session.engine
     return {
         "type": "system",
         "subtype": "init",
-        "cwd": str(runtime.cwd),
+        "cwd": str(session.cwd),
         "session_id": engine.session_id,
         "tools": engine.registry.names,
         "mcp_servers": [],
         "model": engine.model,
         "permissionMode": engine.permission_mode,
         "slash_commands": [],
-        "apiKeySource": runtime.credentials.source,
+        "apiKeySource": session.credentials.source,
         "claude_code_version": version,
         "output_style": "default",
         "agents": _agent_types(engine),

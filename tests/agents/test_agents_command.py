@@ -11,10 +11,8 @@ import pytest
 from rich.console import Console
 
 from cc.app.options import SessionOptions
-from cc.app.runtime import Runtime
 from cc.commands.context import CommandContext
 from cc.commands.registry import CommandRegistry, dispatch
-from cc.config.settings import Settings
 from cc.core.client import Credentials, ModelClient
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
@@ -24,6 +22,7 @@ from cc.tools.bash import BashTool
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from tests.fakeapi import FakeAPI
+from tests.sessions import make_session
 
 
 @pytest.fixture
@@ -40,9 +39,10 @@ def make_ctx(engine: QueryEngine, tmp_path: Path, agents_json: str | None = None
     cwd, config = tmp_path / "proj", tmp_path / "config"
     cwd.mkdir(exist_ok=True)
     config.mkdir(exist_ok=True)
-    runtime = Runtime(cwd, config, Settings(), Credentials(api_key="k"))
-    runtime.options = SessionOptions(model="claude-test-1", permission_mode="default",
-                                     agents_json=agents_json)
+    runtime = make_session(cwd, config, credentials=Credentials(api_key="k"),
+                           options=SessionOptions(model="claude-test-1",
+                                                  permission_mode="default",
+                                                  agents_json=agents_json))
     console = Console(file=StringIO(), width=1000, color_system=None)
     return CommandContext(engine, runtime, console, CommandRegistry.default(cwd, config))
 

@@ -6,20 +6,23 @@ from pathlib import Path
 
 import pytest
 
-from cc.app.factory import AgentSpec, build_engine, build_session_engine, fork
+from cc.app.factory import AgentSpec, build_engine, fork
 from cc.app.options import COMMIT_TRAILER, resolve_options
-from cc.app.runtime import Runtime
+from cc.app.session import Session
 from cc.cli_args import build_parser
 from cc.config.settings import Settings
 from cc.core.client import Credentials
 from cc.errors import UsageError
 from cc.prompts.builder import PromptSection
 from tests.fakeapi import FakeAPI, Reply
+from tests.sessions import make_session
 
 
-def runtime(tmp_path: Path, settings: Settings | None = None) -> Runtime:
+def runtime(tmp_path: Path, settings: Settings | None = None,
+            credentials: Credentials | None = None, argv: tuple[str, ...] = ("-p",)) -> Session:
     (tmp_path / "config").mkdir(exist_ok=True)
-    return Runtime(tmp_path, tmp_path / "config", settings or Settings(), Credentials())
+    return make_session(tmp_path, tmp_path / "config", settings=settings,
+                        credentials=credentials, argv=argv)
 
 
 def test_options_resolve_flags_over_settings_and_environment(tmp_path: Path) -> None:
@@ -52,28 +55,31 @@ async def test_two_engines_from_specs_share_no_per_conversation_state(tmp_path: 
     assert first.executor is not second.executor and first.messages is not second.messages
     assert second.registry.names == ["Read"] and "Bash" in first.registry.names
     assert (first.permission_mode, second.permission_mode) == ("default", "plan")
-    assert not rt.engine_ref.bound and rt.permissions is None  # neither is the session's
+    assert rt.permissions is None  # neither is the session's main agent
 
 
 async def test_the_session_engine_has_the_full_prompt_and_hides_denied_tools(tmp_path: Path) -> None:
     settings = Settings()
-    args = build_parser().parse_args(["-p", "--disallowedTools", "Bash"])
-    built = await build_session_engine(resolve_options(args, settings, {}), runtime(tmp_path, settings))
-    assert "Bash" not in built.engine.registry.names
-    assert len(built.engine.config.system) >= 8  # the built-in sections
-    assert built.warnings == []
+    session = runtime(tmp_path, settings, argv=("-p", "--disallowedTools", "Bash"))
+    warnings = await session.open()
+    assert "Bash" not in session.engine.registry.names
+    assert len(session.engine.config.system) >= 8  # the built-in sections
+    assert warnings == []
+    await session.close()
 
 
 async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     tmp_path: Path, fake_api: FakeAPI
 ) -> None:
-    rt = runtime(tmp_path)
-    rt.credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
-    args = build_parser().parse_args(["-p", "--allowedTools", "Bash(make:*)"])
-    parent = (await build_session_engine(resolve_options(args, Settings(), {}), rt)).engine
+    rt = runtime(tmp_path, credentials=Credentials(api_key="test-key",
+                                                   base_url=fake_api.base_url),
+                 argv=("-p", "--allowedTools", "Bash(make:*)"))
+    await rt.open()
+    parent = rt.engine
     system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
-    child_built = await fork(parent, AgentSpec(model="claude-test-1", system=system,
-                                         tools=("Read", "Grep"), permission_mode="plan"), rt)
+    child_built = await fork(rt, parent, AgentSpec(model="claude-test-1", system=system,
+                                                   tools=("Read", "Grep"),
+                                                   permission_mode="plan"))
     child = child_built.engine
     assert child.client is parent.client
     rules, parent_rules = child_built.checker.context.rules, rt.permissions.context.rules
@@ -82,7 +88,7 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     assert not child.channel.present and child.permission_mode == "plan"
     assert parent.permission_mode == "default"
     assert child.executor.ctx.shell is not parent.executor.ctx.shell
-    assert rt.engine_ref.get() is parent
+    assert rt.engine is parent
 
     fake_api.script(Reply("report from the child"), Reply("the parent goes on"))
     async for _ in child.submit("look around"):
@@ -106,12 +112,12 @@ async def test_a_grant_given_while_an_agent_runs_stays_with_whoever_got_it(
     background agent runs does not reach that agent; a deny rule added then does."""
     from cc.tools.bash import BashTool
 
-    rt = runtime(tmp_path)
-    rt.credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
-    args = build_parser().parse_args(["-p"])
-    parent = (await build_session_engine(resolve_options(args, Settings(), {}), rt)).engine
+    rt = runtime(tmp_path, credentials=Credentials(api_key="test-key",
+                                                   base_url=fake_api.base_url))
+    await rt.open()
+    parent = rt.engine
     system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
-    child = await fork(parent, AgentSpec(model="claude-test-1", system=system), rt)
+    child = await fork(rt, parent, AgentSpec(model="claude-test-1", system=system))
     bash = BashTool()
     make = bash.input_model.model_validate({"command": "make build"})
     main_gate = rt.permissions
@@ -119,7 +125,7 @@ async def test_a_grant_given_while_an_agent_runs_stays_with_whoever_got_it(
     main_gate.add_rules("allow", ["Bash(make:*)"], persist=False)
     assert main_gate.evaluate(bash, make)[0].behavior == "allow"
     assert child.checker.evaluate(bash, make)[0].behavior == "ask"
-    later = await fork(parent, AgentSpec(model="claude-test-1", system=system), rt)
+    later = await fork(rt, parent, AgentSpec(model="claude-test-1", system=system))
     assert later.checker.evaluate(bash, make)[0].behavior == "allow"  # started after it
     main_gate.add_rules("deny", ["Bash(make:*)"], persist=False)
     assert child.checker.evaluate(bash, make)[0].behavior == "deny"

@@ -10,13 +10,12 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from cc.app.runtime import Runtime
 from cc.commands.context import CommandContext, Services, SessionSummary
+from cc.commands.prepare import prepare_prompt
 from cc.commands.registry import (
     CommandRegistry,
     dispatch,
     parse_slash,
-    prepare_prompt,
     resolve_input,
 )
 from cc.config.settings import Settings, SettingsFile
@@ -31,6 +30,7 @@ from cc.tools.base import ToolContext
 from cc.tools.read import ReadTool
 from cc.tools.registry import ToolRegistry
 from tests.fakeapi import FakeAPI, Reply, text
+from tests.sessions import make_session
 
 
 @pytest.fixture
@@ -49,7 +49,8 @@ def make_ctx(engine: QueryEngine, tmp_path: Path, **services: object) -> Command
     cwd.mkdir(exist_ok=True)
     config.mkdir(exist_ok=True)
     settings = Settings({"model": "opus"}, [SettingsFile("user", config / "settings.json", {"model": "opus"})])
-    runtime = Runtime(cwd, config, settings, Credentials(api_key="k", base_url="http://fake"))
+    runtime = make_session(cwd, config, settings=settings,
+                           credentials=Credentials(api_key="k", base_url="http://fake"))
     console = Console(file=StringIO(), width=100, color_system=None)
     from cc.ui.repl.replay import render_conversation
 
@@ -303,12 +304,12 @@ async def test_prepare_prompt_for_print_mode(tmp_path: Path) -> None:
     (cwd / ".claude/commands/fix.md").write_text("---\nmodel: haiku\n---\nFix $0 now.")
     (cwd / "a.txt").write_text("A\n")
     result = await prepare_prompt('/fix "the bug"', cwd, config, session_id="sid")
-    assert result.model == "haiku" and result.submit is not None
-    assert [b.text for b in result.submit.content if isinstance(b, TextBlock)][1] == "Fix the bug now."
+    assert result.model == "haiku"
+    assert [b.text for b in result.message.content if isinstance(b, TextBlock)][1] == "Fix the bug now."
     plain = await prepare_prompt("look at @a.txt", cwd, config)
-    assert plain.submit is not None and len(plain.submit.content) == 2
-    builtin = await prepare_prompt("/help", cwd, config)
-    assert builtin.submit is not None and not builtin.exit
+    assert len(plain.message.content) == 2
+    builtin = await prepare_prompt("/help", cwd, config)  # sent as typed
+    assert [b.text for b in builtin.message.content if isinstance(b, TextBlock)] == ["/help"]
 
 
 async def test_sandbox_shows_its_state(engine: QueryEngine, tmp_path: Path,

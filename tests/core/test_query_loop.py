@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import pytest
 
@@ -374,22 +374,6 @@ async def test_interrupt_during_streaming(fake_api: FakeAPI, tmp_path: Path) -> 
     fake_api.script(Reply("ok"))
     assert terminal(await collect(engine.submit("again"))).reason == "completed"
     fake_api.assert_clean()
-
-
-async def test_submit_messages_leaves_the_parent_untouched(
-    fake_api: FakeAPI, tmp_path: Path
-) -> None:
-    fake_api.script(Reply("parent"), Reply("child"))
-    engine = make_engine(fake_api, tmp_path)
-    await collect(engine.submit("parent prompt"))
-    before = list(engine.messages)
-    own: list[Any] = [UserMessage.text("sub-task")]
-    events = await collect(engine.submit_messages(own))
-    assert terminal(events).reason == "completed"
-    assert engine.messages == before
-    assert [m.role for m in own] == ["user", "assistant"]
-    assert isinstance(own[1], AssistantMessage) and own[1].text == "child"
-    assert fake_api.bodies[1]["messages"][0]["content"][0]["text"] == "sub-task"
 
 
 async def test_results_follow_tool_use_order_not_finish_order(

@@ -9,16 +9,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from cc.agents.extractor import attach
-from cc.app.factory import build_session_engine
-from cc.app.options import resolve_options
-from cc.app.runtime import Runtime
-from cc.cli_args import build_parser
-from cc.config.settings import Settings
 from cc.core.client import Credentials
 from cc.session.paths import project_dir
 from tests.conftest import Project
 from tests.fakeapi import FakeAPI, Reply, tool_use
+from tests.sessions import make_session
 from tests.waiting import wait_for_async
 
 #: In every extraction request (the start of cc/prompts/memory/extract.md).
@@ -94,11 +89,10 @@ async def test_turns_that_end_while_it_runs_coalesce_into_one_more(
     cwd, config = tmp_path / "project", tmp_path / "config"
     cwd.mkdir()
     config.mkdir()
-    runtime = Runtime(cwd, config, Settings(),
-                      Credentials(api_key="test-key", base_url=fake_api.base_url))
-    options = resolve_options(build_parser().parse_args(["-p"]), runtime.settings, {})
-    engine = (await build_session_engine(options, runtime)).engine
-    coordinator = attach(engine)
+    session = make_session(cwd, config,
+                           credentials=Credentials(api_key="test-key", base_url=fake_api.base_url))
+    await session.open()
+    engine, coordinator = session.engine, session.extractor
     assert coordinator is not None
     release = threading.Event()
     keeper = keeper_route(fake_api, Reply("Nothing to save.", hold_after_block={0: release.is_set}),
@@ -130,11 +124,10 @@ async def test_what_the_extraction_is_refused_is_not_the_sessions(
     cwd, config = tmp_path / "project", tmp_path / "config"
     cwd.mkdir()
     config.mkdir()
-    runtime = Runtime(cwd, config, Settings(),
-                      Credentials(api_key="test-key", base_url=fake_api.base_url))
-    options = resolve_options(build_parser().parse_args(["-p"]), runtime.settings, {})
-    engine = (await build_session_engine(options, runtime)).engine
-    coordinator = attach(engine)
+    session = make_session(cwd, config,
+                           credentials=Credentials(api_key="test-key", base_url=fake_api.base_url))
+    await session.open()
+    engine, coordinator = session.engine, session.extractor
     assert coordinator is not None
     outside = cwd / "stolen.md"
     keeper = keeper_route(fake_api, Reply([tool_use("Write", {"file_path": str(outside),

@@ -32,8 +32,7 @@ from cc.ui.repl.team_view import TeamWatch
 if TYPE_CHECKING:
     from prompt_toolkit import PromptSession
 
-    from cc.app.runtime import Runtime
-    from cc.core.query_engine import QueryEngine
+    from cc.app.session import Session
     from cc.models.messages import UserMessage
     from cc.tools.agent_tasks import AgentTask
     from cc.ui.repl.turn_view import TurnView
@@ -52,15 +51,14 @@ _STYLE = {
 
 
 async def run_repl(
-    engine: QueryEngine,
-    runtime: Runtime,
+    session: Session,
     first: str | None = None,
     *,
     services: Services | None = None,
     dialogs: Dialogs | None = None,
 ) -> int:
     """Run the REPL until /exit, Ctrl-D or Ctrl-C twice; 0 on a normal exit."""
-    return await Repl(engine, runtime, services, dialogs).run(first)
+    return await Repl(session, services, dialogs).run(first)
 
 
 def _warm_imports() -> None:
@@ -76,12 +74,11 @@ def _warm_imports() -> None:
 class Repl:
     def __init__(
         self,
-        engine: QueryEngine,
-        runtime: Runtime,
+        runtime: Session,
         services: Services | None,
         dialogs: Dialogs | None,
     ) -> None:
-        self.engine, self.runtime = engine, runtime
+        self.engine, self.runtime = runtime.engine, runtime
         self.cwd: Path = runtime.cwd
         self.services = services or Services()
         self.dialogs = dialogs or Dialogs(runtime.cwd)
@@ -98,7 +95,7 @@ class Repl:
         self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
         if not self.engine.channel.present:
             self.engine.use_channel(self.dialogs)  # someone to ask: the person at this terminal
-        extractor = engine.extractor
+        extractor = runtime.extractor
         if extractor is not None:  # what the background extraction saves gets a line too
             extractor.on_saved.append(self._memory_saved)
         listen = getattr(self.gate, "on_mode_change", None)
@@ -117,7 +114,7 @@ class Repl:
         #: (or the user types): Esc stops the leader, it does not hand it the next letter.
         self._news_held = False
         self.team = TeamWatch(runtime, self.live, self.cwd, self._show_lines)
-        agents = engine.executor.ctx.agent_tasks
+        agents = self.engine.executor.ctx.agent_tasks
         if agents is not None:
             agents.watchers.append(self._agents_changed)
 
@@ -183,11 +180,11 @@ class Repl:
             self.exiting = True
             worker.cancel()
             await asyncio.wait({worker})
-            await self.engine.end_session("prompt_input_exit")
+            await self.runtime.end("prompt_input_exit", drain=False)
             await self._new_warnings()
             if self.services.on_exit is not None:
                 await maybe_await(self.services.on_exit())
-            await self.engine.aclose()
+            await self.runtime.close()
         return 0
 
     def _after_first_draw(self) -> None:
@@ -364,9 +361,7 @@ class Repl:
 
     async def _start_session(self) -> None:
         """SessionStart hooks run before the first input is taken (the prompt is up already)."""
-        source = "resume" if getattr(self.runtime, "resumed", False) else "startup"
-        notes = await self.engine.start_session(source)
-        await self._notes(notes)
+        await self._notes(await self.runtime.start())
 
     async def _notes(self, notes: list[str]) -> None:
         from cc.ui.render import render_notice
@@ -520,7 +515,6 @@ class Repl:
         tools: tuple[str, ...] = ()
     ) -> None:
         """A turn for `message`, or (None) for the news that waits for the model."""
-        from cc.models.catalog import resolve_model
         from cc.ui.repl.turn_view import TurnView
 
         view = self._view = TurnView(self.printer, self.live, self.cwd,
@@ -532,25 +526,16 @@ class Repl:
 
             await view.handle(Terminal("api_error", error=NOT_LOGGED_IN))
             return
-        saved_model = self.engine.model
-        if model:
-            self.engine.set_model(resolve_model(model))
-        grant = self.services.grant_tools
-        undo = grant(tools) if tools and grant is not None else None
         self.live.begin()
         ticker = asyncio.create_task(self._tick())
         try:
-            turn = self.engine.submit(message) if message is not None else self.engine.run_turn()
+            turn = self.runtime.submit(message, model=model, tools=tools)
             async with contextlib.aclosing(turn) as events:
                 async for event in events:
                     await view.handle(event)
         finally:
             ticker.cancel()
             self.live.end()
-            if model:
-                self.engine.set_model(saved_model)
-            if undo is not None:
-                undo()
 
     async def _tick(self) -> None:
         while True:

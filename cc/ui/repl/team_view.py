@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cc.app.runtime import Runtime
+    from cc.app.session import Session
     from cc.team.mailbox import Letter
     from cc.team.roster import MemberView
     from cc.team.session import TeamSession
@@ -53,7 +53,7 @@ def letter_line(letter: Letter) -> str:
 class TeamWatch:
     """Keeps the live area's team lines, and prints the leader's letters once."""
 
-    def __init__(self, runtime: Runtime, live: Live, cwd: Path,
+    def __init__(self, runtime: Session, live: Live, cwd: Path,
                  show: Callable[[list[str]], None]) -> None:
         self.runtime, self.live, self.cwd = runtime, live, cwd
         #: Prints lines above the prompt.

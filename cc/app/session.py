@@ -1,0 +1,190 @@
+"""One session: what start-up found (frozen), one owner for each thing its agents share,
+and the turn driver its front ends (the REPL, print mode, the SDK host) all call.
+
+    facts        cwd, config folder, settings, credentials, resolved options (frozen)
+    shared       the API client, the permission rules (grants scoped to whoever got
+                 them), the tool pool, the team and its task list, the memory folder,
+                 the sandbox, a supervisor for what outlives one agent
+    main         the session's main agent (`open()` builds it); sub-agents are forks of
+                 it (`fork`, the one way an engine is derived from another)
+    turns        start() · prepare(text) · submit(message, model=, tools=) ·
+                 wait_for_news() · end(reason) · close()
+
+Late binding as the seeds have it: each engine's tools reach their agent through the
+context's `engine_ref`, bound to the agent's services once the engine exists.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cc.app.options import SessionOptions
+
+if TYPE_CHECKING:
+    from cc.agents.extractor import ExtractionCoordinator
+    from cc.commands.prepare import PreparedInput
+    from cc.config.settings import Settings
+    from cc.core.client import Credentials
+    from cc.core.events import Event
+    from cc.core.query_engine import QueryEngine
+    from cc.core.spec import AgentSpec
+    from cc.models.messages import UserMessage
+    from cc.permissions.checker import PermissionChecker
+    from cc.sandbox.sandbox import Sandbox
+    from cc.team.session import TeamSession
+    from cc.tools.base import Tool
+    from cc.tools.registry import ToolRegistry
+
+
+@dataclass(frozen=True)
+class StartFacts:
+    """What start-up found: the same for every agent, fixed for the session."""
+
+    cwd: Path
+    config_dir: Path
+    settings: Settings
+    credentials: Credentials
+    options: SessionOptions
+
+
+class Session:
+    def __init__(self, facts: StartFacts) -> None:
+        from cc.core.supervisor import Supervisor
+
+        self.facts = facts
+        #: The main agent's engine (`open()` builds it).
+        self._main: QueryEngine | None = None
+        #: The permission checker of the main agent; its context holds the session's
+        #: rules (the REPL gives it someone to ask and cycles its mode).
+        self.permissions: PermissionChecker | None = None
+        #: The Bash sandbox, when settings turn it on (`sandbox.enabled`).
+        self.sandbox: Sandbox | None = None
+        #: The project's memory folder (None: memory is off).
+        self.memory_dir: Path | None = None
+        #: Every tool of the session, where its agents take theirs from.
+        self.tool_pool: ToolRegistry | None = None
+        #: The team this session leads (TeamCreate makes it, TeamDelete ends it).
+        self.team: TeamSession | None = None
+        #: The conversation continues an earlier one (-c / -r).
+        self.resumed = False
+        #: The background memory extraction, when memory and extraction are on.
+        self.extractor: ExtractionCoordinator | None = None
+        #: What outlives one agent (connections the next issues bring), closed last.
+        self.supervisor = Supervisor()
+
+    # -- the facts -----------------------------------------------------------------------
+
+    @property
+    def cwd(self) -> Path:
+        return self.facts.cwd
+
+    @property
+    def config_dir(self) -> Path:
+        return self.facts.config_dir
+
+    @property
+    def settings(self) -> Settings:
+        return self.facts.settings
+
+    @property
+    def credentials(self) -> Credentials:
+        return self.facts.credentials
+
+    @property
+    def options(self) -> SessionOptions:
+        return self.facts.options
+
+    @property
+    def engine(self) -> QueryEngine:
+        if self._main is None:
+            raise RuntimeError("the session has no main agent yet (open() builds it)")
+        return self._main
+
+    # -- building ------------------------------------------------------------------------
+
+    async def open(self, extra_tools: Sequence[Tool] = ()) -> list[str]:
+        """Build the main agent (with `extra_tools` from the layers above: Agent,
+        SendMessage, TeamCreate) and its memory extraction; the warnings to show."""
+        from cc.agents.extractor import extraction_for
+        from cc.app.factory import build_main
+
+        built = await build_main(self, extra_tools)
+        self._main = built.engine
+        self.permissions = built.checker
+        self.extractor = extraction_for(self)
+        return built.warnings
+
+    async def fork(self, parent: QueryEngine, spec: AgentSpec, *,
+                   inherit_tools: bool = False) -> QueryEngine:
+        """A finished engine for a sub-agent of `parent` (see `cc.app.factory.fork`)."""
+        from cc.app.factory import fork
+
+        return (await fork(self, parent, spec, inherit_tools=inherit_tools)).engine
+
+    # -- the turn driver -----------------------------------------------------------------
+
+    async def start(self) -> list[str]:
+        """SessionStart hooks (startup or resume); notices for the user."""
+        return await self.engine.start_session("resume" if self.resumed else "startup")
+
+    async def prepare(self, text: str) -> PreparedInput:
+        """The message for a prompt as typed: a custom `/command` expanded (its model and
+        allowed tools kept for the turn), `@files` attached, `` !`cmd` `` run."""
+        from cc.commands.prepare import prepare_prompt
+        from cc.permissions.grants import command_permit
+
+        permit = command_permit(self.permissions, self.engine.registry.get("Bash"))
+        return await prepare_prompt(text, self.cwd, self.config_dir,
+                                    session_id=self.engine.session_id, permit=permit)
+
+    async def submit(self, message: UserMessage | None, *, model: str | None = None,
+                     tools: Sequence[str] = ()) -> AsyncIterator[Event]:
+        """A turn for `message` (None: for the news waiting for the model). `model` and
+        `tools` (allow rules) hold for this turn only, as a custom command's do."""
+        from cc.models.catalog import resolve_model
+        from cc.permissions.grants import grant_rules
+
+        engine = self.engine
+        saved = engine.model
+        if model:
+            engine.set_model(resolve_model(model))
+        from cc.core.events import Notice
+
+        undo: Callable[[], None] | None = None
+        if tools and self.permissions is not None:
+            undo, problems = grant_rules(self.permissions, tools)
+            for problem in problems:
+                yield Notice(problem, level="warning")
+        try:
+            turn = engine.submit(message) if message is not None else engine.run_turn()
+            async with contextlib.aclosing(turn) as events:
+                async for event in events:
+                    yield event
+        finally:
+            if model:
+                engine.set_model(saved)
+            if undo is not None:
+                undo()
+
+    async def wait_for_news(self) -> bool:
+        """Wait while background agents run and nothing waits for the model; whether
+        news waits now (print mode then runs another turn, as Claude Code does)."""
+        return await self.engine.wait_for_background()
+
+    async def end(self, reason: str, *, drain: bool = True) -> None:
+        """SessionEnd hooks; a memory extraction still running may finish (briefly)."""
+        if drain and self.extractor is not None:
+            await self.extractor.drain()
+        await self.engine.end_session(reason)
+
+    async def close(self) -> None:
+        """The main agent (and what it started), then what the session keeps."""
+        try:
+            if self._main is not None:
+                await self._main.aclose()
+        finally:
+            await self.supervisor.aclose()

@@ -1,0 +1,120 @@
+"""The engine's side of the services a tool sees (`cc.tools.services`): small adapters
+over the parts of one engine, made once the engine exists and bound to its tools'
+`engine_ref` by the factory."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from cc.tools.services import AgentServices, SideAnswer
+
+if TYPE_CHECKING:
+    from cc.core.query_engine import QueryEngine
+    from cc.tools.base import Tool
+
+
+def services_of(engine: QueryEngine, agents: Any = None) -> AgentServices:
+    """The services `engine`'s tools see; `agents` is what starts and finds agents (None:
+    this agent starts none)."""
+    return AgentServices(
+        channel=_Channel(engine),
+        mode=_Mode(engine),
+        side_query=_SideQuery(engine),
+        toolset=_Registry(engine),
+        agents=agents,
+        task_hooks=engine.hooks,
+        end_turn=engine.end_turn_after_tools,
+    )
+
+
+class _Channel:
+    """The engine's channel as it is now (the REPL gives it one after start-up)."""
+
+    def __init__(self, engine: QueryEngine) -> None:
+        self._engine = engine
+
+    @property
+    def present(self) -> bool:
+        return self._engine.channel.present
+
+    async def choose(self, title: str, options: Sequence[str]) -> int | None:
+        return await self._engine.channel.choose(title, options)
+
+
+class _Mode:
+    def __init__(self, engine: QueryEngine) -> None:
+        self._gate = engine.executor.permissions
+
+    @property
+    def mode(self) -> str:
+        return str(getattr(self._gate, "mode", "default"))
+
+    def set_mode(self, mode: str) -> None:
+        if not hasattr(self._gate, "on_mode_change"):
+            raise ValueError("this agent's permission mode cannot change")
+        self._gate.mode = mode  # type: ignore[attr-defined]  # the checker validates it
+
+    def on_mode_change(self, listener: Callable[[str], None]) -> None:
+        listen = getattr(self._gate, "on_mode_change", None)
+        if listen is not None:
+            listen(listener)
+
+
+class _SideQuery:
+    """One request without tools, on the agent's model and connection; what it costs is
+    the agent's."""
+
+    def __init__(self, engine: QueryEngine) -> None:
+        self._engine = engine
+
+    async def __call__(self, prompt: str, *, system: str | None = None,
+                       max_tokens: int | None = None,
+                       server_tools: Sequence[dict[str, Any]] = ()) -> SideAnswer:
+        from cc.core.client import ModelRequest
+        from cc.core.query_loop import output_caps
+        from cc.prompts.builder import PromptSection
+
+        engine = self._engine
+        cap = max_tokens or output_caps(engine.model, engine.config.max_output_tokens)[0]
+        request = ModelRequest(
+            model=engine.model, max_tokens=cap,
+            system=[PromptSection("side", system, cacheable=False)] if system else [],
+            messages=[{"role": "user", "content": prompt}], tools=list(server_tools),
+        )
+        answer = await engine.ask(request)
+        if answer is None:
+            return SideAnswer("")
+        return SideAnswer(answer.text, [b.to_api() for b in answer.content])
+
+
+class _Registry:
+    """The conversation's tools as its registry holds them (every one offered)."""
+
+    def __init__(self, engine: QueryEngine) -> None:
+        self._engine = engine
+
+    def offered(self) -> list[str]:
+        return self._engine.registry.names
+
+    def deferred(self) -> list[str]:
+        return []
+
+    def loaded(self) -> list[str]:
+        return []
+
+    def get(self, name: str) -> Tool | None:
+        return self._engine.registry.get(name)
+
+    def load(self, names: Sequence[str]) -> list[str]:
+        return []
+
+    def search(self, query: str, limit: int) -> list[str]:
+        return []
+
+    def register(self, tool: Tool) -> None:
+        self._engine.registry.pop(tool.name)
+        self._engine.registry.register(tool)
+
+    def remove(self, name: str) -> None:
+        self._engine.registry.pop(name)

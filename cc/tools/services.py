@@ -1,0 +1,114 @@
+"""What a tool may ask of the agent it runs in: narrow services, not the engine.
+
+A tool reaches its agent through the context's late-bound `engine_ref`, which resolves
+to one `AgentServices` record (the factory binds it once the engine exists):
+
+    channel      ask the person at the terminal to choose (nobody, in print mode)
+    mode         the permission mode: read it, set it, hear of changes
+    side_query   one request to the model without tools (summaries, web pages)
+    toolset      this conversation's offered, deferred and loaded tools
+    agents       spawn, continue and find agents (`cc.agents.control.AgentControl`)
+    task_hooks   the TaskCreated / TaskCompleted hooks
+    end_turn     end the current turn once this message's results are in
+
+Each is a small protocol here, where the tools that use it live; the engine and the
+factory implement them (`cc.core.services`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from cc.tools.base import Tool
+
+
+class QuestionChannel(Protocol):
+    """Who answers a tool's question (the REPL's person; nobody in print mode)."""
+
+    @property
+    def present(self) -> bool: ...
+
+    async def choose(self, title: str, options: Sequence[str]) -> int | None: ...
+
+
+class ModeControl(Protocol):
+    @property
+    def mode(self) -> str: ...
+
+    def set_mode(self, mode: str) -> None:
+        """Raises ValueError for a mode that does not exist or is disabled."""
+        ...
+
+    def on_mode_change(self, listener: Callable[[str], None]) -> None: ...
+
+
+@dataclass(frozen=True)
+class SideAnswer:
+    """The model's answer to a side request: its text and its content blocks as sent
+    (server tool blocks included)."""
+
+    text: str
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+
+
+class SideQuery(Protocol):
+    async def __call__(self, prompt: str, *, system: str | None = None,
+                       max_tokens: int | None = None,
+                       server_tools: Sequence[dict[str, Any]] = ()) -> SideAnswer: ...
+
+
+class Toolset(Protocol):
+    """This conversation's tools: what its requests offer, what is announced by name
+    only (deferred) and what of that has been loaded."""
+
+    def offered(self) -> list[str]: ...
+
+    def deferred(self) -> list[str]: ...
+
+    def loaded(self) -> list[str]: ...
+
+    def get(self, name: str) -> Tool | None: ...
+
+    def load(self, names: Sequence[str]) -> list[str]:
+        """Load deferred tools (their full definitions go with the next request); the
+        names newly loaded."""
+        ...
+
+    def search(self, query: str, limit: int) -> list[str]:
+        """Deferred tools matching keywords, best first."""
+        ...
+
+    def register(self, tool: Tool) -> None:
+        """A tool joins (or replaces one of the same name): the second wiring."""
+        ...
+
+    def remove(self, name: str) -> None: ...
+
+
+class HookVerdict(Protocol):
+    blocked: bool
+    reason: str | None
+
+
+class TaskHooks(Protocol):
+    async def task_created(self, task_id: str, subject: str,
+                           description: str) -> HookVerdict: ...
+
+    async def task_completed(self, task_id: str, subject: str,
+                             description: str) -> HookVerdict: ...
+
+
+@dataclass(frozen=True)
+class AgentServices:
+    channel: QuestionChannel
+    mode: ModeControl
+    side_query: SideQuery
+    toolset: Toolset
+    #: A `cc.agents.control.AgentControl` (a layer above this one; its users narrow it
+    #: with `cc.agents.control.agent_control`). None: this agent starts no agents.
+    agents: Any
+    task_hooks: TaskHooks | None
+    end_turn: Callable[[str], None]
