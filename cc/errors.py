@@ -2,8 +2,19 @@
 
     CCError
      ├── UsageError          bad command-line input; printed on stderr, exit 1
+     ├── CommandError        a slash command or a prompt's expansion could not run;
+     │                       shown to the user
      ├── UnknownBlockError   a content block with no type, or a known type missing
      │                       its fields (an unknown type is carried, not an error)
+     ├── ConfigError (ValueError): a file of the user's that does not read right;
+     │    │                  the message says why, and the caller makes it a warning
+     │    ├── FrontmatterError      frontmatter that is not a YAML mapping
+     │    ├── AgentDefinitionError  an agent file or `--agents` entry
+     │    └── MatcherError          a hook matcher that is no name list or regex
+     ├── ToolUnavailable (RuntimeError): a tool's context lacks what it needs (the
+     │                       executor reports it to the model)
+     ├── SearchError         a search that could not run (bad regex, rg failure)
+     │    └── SearchTimeout  rg ran past its time limit and was killed
      └── ModelCallError      a model request that failed for good
           ├── fatal: 400/401/403/404, or a retry budget spent (`retryable` False)
           ├── PromptTooLongError   413 / "prompt is too long"
@@ -27,8 +38,40 @@ class UsageError(CCError):
     """The command line asked for something that cannot be done."""
 
 
+class CommandError(CCError):
+    """A command could not run or expand; its message is shown to the user."""
+
+
 class UnknownBlockError(CCError, ValueError):
     """A content block whose type (or shape) we do not know."""
+
+
+class ConfigError(CCError, ValueError):
+    """A file of the user's that does not read right; the message says why."""
+
+
+class FrontmatterError(ConfigError):
+    """Frontmatter that is not a YAML mapping; the message says why."""
+
+
+class AgentDefinitionError(ConfigError):
+    """A file or `--agents` entry that does not make a definition; the message says why."""
+
+
+class MatcherError(ConfigError):
+    """A matcher that is neither a name list nor a valid regular expression."""
+
+
+class ToolUnavailable(CCError, RuntimeError):
+    """A tool needs a resource its context lacks (the executor reports it to the model)."""
+
+
+class SearchError(CCError):
+    """A search that could not run: bad regex, unknown file type, rg failure."""
+
+
+class SearchTimeout(SearchError):
+    """rg ran past its time limit and was killed."""
 
 
 class ModelCallError(CCError):

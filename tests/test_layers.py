@@ -1,4 +1,5 @@
-"""The package graph has no cycles, and the loop stands without the UI or the control plane."""
+"""The package graph has no cycles, counting every import (top-level, TYPE_CHECKING and
+function-level), and the loop stands without the UI or the control plane."""
 
 from __future__ import annotations
 
@@ -19,16 +20,11 @@ def _package(module: str) -> str:
     return parts[1] if len(parts) > 1 else ""
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """cc modules `path` imports when it runs (imports under TYPE_CHECKING left out)."""
-    tree = ast.parse(path.read_text())
-    typing_only = {id(n) for node in ast.walk(tree)
-                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-                   for n in ast.walk(node)}
+def _imports(path: Path) -> set[str]:
+    """Every cc module `path` imports: at the top, under TYPE_CHECKING, or inside a
+    function. A layer is a layer for the type checker and for what runs late too."""
     found: set[str] = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+    for node in ast.walk(ast.parse(path.read_text())):
         if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("cc."):
             found.add(node.module)
         elif isinstance(node, ast.Import):
@@ -41,7 +37,7 @@ def package_graph() -> dict[str, set[str]]:
     for path in ROOT.rglob("*.py"):
         module = ".".join(("cc", *path.relative_to(ROOT).with_suffix("").parts))
         source = _package(module)
-        for target in map(_package, _runtime_imports(path)):
+        for target in map(_package, _imports(path)):
             if target != source:
                 graph[source].add(target)
     return graph
@@ -71,3 +67,14 @@ def test_the_loop_imports_nothing_of_the_ui_or_the_control_plane() -> None:
             "'cc.app', 'cc.commands'))))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_the_layers_stand_in_their_order() -> None:
+    """Each package imports only those below it (a package missing here may import any
+    leaf: models, config, prompts, the top-level modules)."""
+    order = ["memory", "tasks", "tools", "permissions", "sandbox", "hooks", "core",
+             "compact", "session", "agents", "team", "input", "app", "commands", "ui"]
+    graph = package_graph()
+    upward = sorted(f"{a} -> {b}" for a in order for b in graph.get(a, ())
+                    if b in order and order.index(b) > order.index(a))
+    assert upward == []

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cc.errors import AgentDefinitionError
+
 __all__ = [
     "NEVER_FOR_SUBAGENTS", "SOURCES", "AgentCatalog", "AgentDefinition", "AgentDefinitionError",
     "builtin_agents", "load_agents", "parse_agent_file", "parse_agents_json",
@@ -42,10 +44,6 @@ NEVER_FOR_SUBAGENTS = (
 READ_ONLY_DISALLOWED = ("Agent", "Edit", "Write", "NotebookEdit")
 #: Where definitions come from, weakest first.
 SOURCES = ("built-in", "user", "project", "flag")
-
-
-class AgentDefinitionError(ValueError):
-    """A file or `--agents` entry that does not make a definition; the message says why."""
 
 
 @dataclass(frozen=True)

@@ -26,12 +26,12 @@ from cc.app.options import SessionOptions
 
 if TYPE_CHECKING:
     from cc.agents.extractor import ExtractionCoordinator
-    from cc.commands.prepare import PreparedInput
     from cc.config.settings import Settings
     from cc.core.client import Credentials
     from cc.core.events import Event
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
+    from cc.input.prepare import PreparedInput
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
@@ -134,7 +134,7 @@ class Session:
     async def prepare(self, text: str) -> PreparedInput:
         """The message for a prompt as typed: a custom `/command` expanded (its model and
         allowed tools kept for the turn), `@files` attached, `` !`cmd` `` run."""
-        from cc.commands.prepare import prepare_prompt
+        from cc.input.prepare import prepare_prompt
         from cc.permissions.grants import command_permit
 
         permit = command_permit(self.permissions, self.engine.registry.get("Bash"))

@@ -1,11 +1,16 @@
-"""Slash commands: the built-ins, custom Markdown commands, `@` mentions and `!` shell input.
+"""The REPL's slash commands: the built-ins and running custom ones.
 
-Everything here is library code shared by the REPL and print mode; only the REPL
-decides how output reaches the terminal.
+    registry.py      which commands exist, dispatch, resolve_input (typed → a command's
+                     result or a prompt)
+    context.py       what a command runs with (the session, a console, services) and
+                     what it hands back
+    builtins.py      /help /clear /model /cost /status /config /permissions /hooks …
+    info.py sessions.py agents_view.py team_view.py sandbox_view.py   their views
+
+Input preparation (custom commands, `@` mentions, `!` lines) is `cc.input`, shared
+with print mode. Library code: only the REPL decides how output reaches the terminal.
 """
 
 from __future__ import annotations
 
 
-class CommandError(Exception):
-    """A command could not run or expand; its message is shown to the user."""

@@ -11,18 +11,17 @@ name is reported with the nearest known one.
 from __future__ import annotations
 
 import difflib
-import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cc.commands import CommandError
 from cc.commands.context import CommandContext, CommandResult, maybe_await
-from cc.commands.custom import CustomCommand, expand_command, load_custom_commands
+from cc.errors import CommandError
+from cc.input.custom import CustomCommand, expand_command, find_custom, load_custom_commands
+from cc.input.prepare import parse_slash
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]
-_NAME = re.compile(r"^/([^\s/]+)(?:\s+(.*))?$", re.S)
 #: Custom command files are looked up again at most this often (seconds).
 REFRESH_S = 2.0
 
@@ -43,14 +42,6 @@ class Entry:
     name: str
     description: str
     argument_hint: str | None = None
-
-
-def parse_slash(text: str) -> tuple[str, str] | None:
-    """("name", "args") for "/name args"; None when `text` is not a command."""
-    match = _NAME.match(text.strip())
-    if not match:
-        return None
-    return match.group(1), (match.group(2) or "").strip()
 
 
 class CommandRegistry:
@@ -78,13 +69,7 @@ class CommandRegistry:
     def find(self, name: str) -> BuiltinCommand | CustomCommand | None:
         if name in self._by_name:
             return self._by_name[name]
-        custom = self.custom
-        for command in custom:  # `/folder:name`
-            if command.namespace and command.qualified_name == name:
-                return command
-        plain = [c for c in custom if c.name == name]
-        plain.sort(key=lambda c: (c.namespace is not None, c.scope != "project"))
-        return plain[0] if plain else None
+        return find_custom(self.custom, name)
 
     def entries(self) -> list[Entry]:
         """Built-ins, then custom commands (each also under `folder:name`)."""
@@ -152,6 +137,6 @@ async def resolve_input(text: str, ctx: CommandContext) -> CommandResult:
     result = await dispatch(text, ctx)
     if result is not None:
         return result
-    from cc.commands.mentions import expand_mentions
+    from cc.input.mentions import expand_mentions
 
     return CommandResult(submit=expand_mentions(text, ctx.cwd))

@@ -18,14 +18,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from cc.errors import FrontmatterError
+
 __all__ = ["FrontmatterError", "parse_frontmatter", "split_frontmatter", "split_list"]
 
 _FRONTMATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.S)
 _PLAIN_LINE = re.compile(r"^([A-Za-z_][\w-]*):[ \t]+(?![\"'\[{|>&*!])(.*\S)[ \t]*$")
-
-
-class FrontmatterError(ValueError):
-    """Frontmatter that is not a YAML mapping; the message says why."""
 
 
 def parse_frontmatter(text: str) -> tuple[dict[str, Any], str]:

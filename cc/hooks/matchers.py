@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from cc.errors import MatcherError
 from cc.permissions.paths import compile_path_pattern
 from cc.permissions.rules import command_matches, domain_matches
 
@@ -29,10 +30,6 @@ _PATH_TOOLS = frozenset(
     {"Read", "Edit", "Write", "MultiEdit", "NotebookEdit", "NotebookRead", "Glob", "Grep", "LS"}
 )
 _SHELL_SPLIT = re.compile(r"\|\||&&|[;|&\n]")
-
-
-class MatcherError(ValueError):
-    """A matcher that is neither a name list nor a valid regular expression."""
 
 
 @functools.lru_cache(maxsize=256)

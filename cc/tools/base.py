@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from cc.errors import ToolUnavailable
+
 if TYPE_CHECKING:
     from cc.tasks.store import TaskStore
     from cc.tools.agent_tasks import AgentTasks
@@ -76,10 +78,6 @@ class EngineRef:
         if self._services is None:
             raise ToolUnavailable("this tool needs its agent, and none is bound yet")
         return self._services
-
-
-class ToolUnavailable(RuntimeError):
-    """A tool needs a resource its context lacks (the executor reports it to the model)."""
 
 
 @dataclass

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from cc.errors import SearchError, SearchTimeout
+
 #: Setting this to a path picks that rg; setting it empty forces the Python fallback.
 RG_PATH_ENV = "CC_RG_PATH"
 from cc.tools.base import ReadOnlyTool
@@ -31,14 +33,6 @@ MAX_COLUMNS = 500
 VCS_DIRS = (".git", ".svn", ".hg", ".bzr", ".jj")
 
 OutputMode = Literal["files_with_matches", "content", "count"]
-
-
-class SearchError(Exception):
-    """A search that could not run: bad regex, unknown file type, rg failure."""
-
-
-class SearchTimeout(SearchError):
-    """rg ran past its time limit and was killed."""
 
 
 @dataclass

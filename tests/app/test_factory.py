@@ -131,3 +131,65 @@ async def test_a_grant_given_while_an_agent_runs_stays_with_whoever_got_it(
     assert child.checker.evaluate(bash, make)[0].behavior == "deny"
     for engine in (child.engine, later.engine, parent):
         await engine.aclose()
+
+
+async def test_fork_returns_a_finished_engine(tmp_path: Path, fake_api: FakeAPI) -> None:
+    """Everything a sub-agent is comes from its spec: identity, gate, hooks view,
+    compaction, seed messages and news sources are the factory's product, with nothing
+    assigned afterwards."""
+    from cc.core.events import AgentInfo
+    from cc.core.news import Source
+    from cc.hooks.gate import NoHooks
+    from cc.models.messages import UserMessage
+    from cc.permissions.gate import ModeGate
+
+    rt = runtime(tmp_path, credentials=Credentials(api_key="test-key",
+                                                   base_url=fake_api.base_url))
+    await rt.open()
+    parent = rt.engine
+    system = [PromptSection("intro", "You are a sub-agent.", cacheable=True)]
+    info = AgentInfo("a0123456789abcdef", "general-purpose", "look", "toolu_1")
+    letters = ["a letter"]
+    seed = (UserMessage.text("start here"),)
+    child = await rt.fork(parent, AgentSpec(
+        model="claude-test-1", system=system, identity=info, is_fork=True, seed=seed,
+        news=(Source(lambda: [letters.pop()] if letters else [], lambda: bool(letters)),)))
+    assert child.agent is info and child.is_fork
+    assert child.messages == list(seed) and child.messages is not parent.messages
+    assert child.hooks is not None and child.hooks.agent == (info.agent_id, info.agent_type)
+    assert child.compactor is not None and child.services is not None
+    assert child.services.agents.identity is info
+    assert child.has_news() and child.news.drain() == ["a letter"] and not child.has_news()
+    gate = ModeGate("dontAsk")
+    quiet = await rt.fork(parent, AgentSpec(model="claude-test-1", system=system, gate=gate,
+                                            hooks=False, compaction=False, internal=True))
+    assert quiet.executor.permissions is gate and isinstance(quiet.executor.hooks, NoHooks)
+    assert quiet.hooks is None and quiet.compactor is None
+    assert quiet.denials is not parent.denials  # an internal agent's refusals are its own
+    for engine in (child, quiet):
+        await engine.aclose()
+    await rt.close()
+
+
+async def test_the_system_prompts_model_line_follows_a_model_change(
+        tmp_path: Path, fake_api: FakeAPI, monkeypatch: pytest.MonkeyPatch) -> None:
+    from cc.models.catalog import resolve_model
+
+    monkeypatch.setenv("CC_DISABLE_MEMORY_EXTRACTION", "1")  # only the main requests
+
+    rt = runtime(tmp_path, credentials=Credentials(api_key="test-key",
+                                                   base_url=fake_api.base_url),
+                 argv=("-p", "--model", "sonnet"))
+    await rt.open()
+    engine = rt.engine
+    fake_api.script(Reply("one"), Reply("two"))
+    async for _ in engine.submit("first"):
+        pass
+    engine.set_model(resolve_model("opus"))  # what /model does
+    async for _ in engine.submit("second"):
+        pass
+    first, second = ("\n".join(b["text"] for b in body["system"]) for body in fake_api.bodies)
+    assert f"(model ID: {resolve_model('sonnet')})" in first
+    assert f"(model ID: {resolve_model('opus')})" in second
+    assert resolve_model("sonnet") not in second
+    await rt.close()

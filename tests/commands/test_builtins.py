@@ -11,7 +11,6 @@ import pytest
 from rich.console import Console
 
 from cc.commands.context import CommandContext, Services, SessionSummary
-from cc.commands.prepare import prepare_prompt
 from cc.commands.registry import (
     CommandRegistry,
     dispatch,
@@ -22,6 +21,7 @@ from cc.config.settings import Settings, SettingsFile
 from cc.core.client import Credentials, ModelClient
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
+from cc.input.prepare import prepare_prompt
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 from cc.permissions.gate import ModeGate

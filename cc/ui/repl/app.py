@@ -469,7 +469,7 @@ class Repl:
     async def _shell(self, command: str) -> None:
         if not command:
             return
-        from cc.commands.inline_bash import run_shell, shell_messages
+        from cc.input.inline_bash import run_shell, shell_messages
         from cc.ui.render import render_shell
 
         result = await run_shell(command, self.cwd)

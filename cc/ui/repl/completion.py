@@ -13,8 +13,8 @@ from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from cc.commands.mentions import project_files
 from cc.commands.registry import CommandRegistry
+from cc.input.mentions import project_files
 
 _AT = re.compile(r'(?<!\S)@([^\s"]*)$')
 MAX_FILES = 30

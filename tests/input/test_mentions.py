@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from cc.commands.mentions import expand_mentions, find_mentions, project_files
+from cc.input.mentions import expand_mentions, find_mentions, project_files
 from cc.models.content_blocks import TextBlock
 
 

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cc.commands import CommandError
+from cc.errors import CommandError
 from cc.models.messages import UserMessage
 
 _INLINE = re.compile(r"(?<!\S)!`([^`\n]+)`")

@@ -11,6 +11,7 @@ text goes to the model as typed, as in Claude Code.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,18 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cc.models.messages import UserMessage
+
+
+_NAME = re.compile(r"^/([^\s/]+)(?:\s+(.*))?$", re.S)
+
+
+def parse_slash(text: str) -> tuple[str, str] | None:
+    """("name", "args") for "/name args"; None when `text` is not a command (a path such
+    as "/usr/bin/env is broken" is a prompt)."""
+    match = _NAME.match(text.strip())
+    if not match:
+        return None
+    return match.group(1), (match.group(2) or "").strip()
 
 
 @dataclass(frozen=True)
@@ -39,13 +52,12 @@ async def prepare_prompt(
 ) -> PreparedInput:
     """The message for `text`. Raises CommandError when a command's `` !`cmd` `` fails
     or is not permitted."""
-    from cc.commands.custom import CustomCommand, expand_command
-    from cc.commands.mentions import expand_mentions
-    from cc.commands.registry import CommandRegistry, parse_slash
+    from cc.input.custom import expand_command, find_custom, load_custom_commands
+    from cc.input.mentions import expand_mentions
 
     parsed = parse_slash(text)
-    command = CommandRegistry([], cwd, config_dir).find(parsed[0]) if parsed else None
-    if parsed is not None and isinstance(command, CustomCommand):
+    command = find_custom(load_custom_commands(cwd, config_dir), parsed[0]) if parsed else None
+    if parsed is not None and command is not None:
         allowed = command.allowed_tools
 
         async def permit_this(cmd: str) -> bool:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from cc.commands import CommandError
-from cc.commands.custom import (
+from cc.errors import CommandError
+from cc.input.custom import (
     expand_command,
     load_custom_commands,
     parse_command_file,

@@ -30,10 +30,10 @@ __all__ = [
     "split_arguments", "split_frontmatter", "substitute_arguments",
 ]
 
-from cc.commands import CommandError
-from cc.commands.inline_bash import run_inline_bash
-from cc.commands.mentions import mention_blocks
 from cc.config.frontmatter import split_frontmatter, split_list
+from cc.errors import CommandError
+from cc.input.inline_bash import run_inline_bash
+from cc.input.mentions import mention_blocks
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 
@@ -97,6 +97,17 @@ def load_custom_commands(cwd: Path, config_dir: Path) -> list[CustomCommand]:
                 continue
             found.setdefault(command.qualified_name, command)
     return list(found.values())
+
+
+def find_custom(commands: list[CustomCommand], name: str) -> CustomCommand | None:
+    """The command `/name` runs: `folder:name` exactly, else a plain name (a project's
+    before a user's, one at the top before one in a folder)."""
+    for command in commands:
+        if command.namespace and command.qualified_name == name:
+            return command
+    plain = [c for c in commands if c.name == name]
+    plain.sort(key=lambda c: (c.namespace is not None, c.scope != "project"))
+    return plain[0] if plain else None
 
 
 def parse_command_file(path: Path, scope: str, namespace: str | None = None) -> CustomCommand:

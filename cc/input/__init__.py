@@ -1,0 +1,10 @@
+"""Input preparation, the same for every front end (the REPL, print mode, the SDK host):
+what typed text becomes before it reaches the model.
+
+    prepare.py       prepare_prompt(): a custom `/command` expanded, or the text with
+                     its `@path` files (`parse_slash` tells a command from a prompt)
+    custom.py        custom Markdown commands (`.claude/commands/*.md`): loading,
+                     `$ARGUMENTS`/`$0`, `` !`cmd` `` and `@file` expansion
+    mentions.py      `@path` mentions: the files attached to a prompt
+    inline_bash.py   `` !`cmd` `` in commands, and the REPL's `!` shell lines
+"""
