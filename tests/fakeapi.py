@@ -307,6 +307,32 @@ class _Cut(Exception):
 # Request validation (the rules of the real API that a client is most likely to break)
 
 
+#: The beta that deferred tools (`defer_loading`) and `tool_reference` blocks need.
+TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20"
+
+
+def validate_deferred(body: dict[str, Any], headers: dict[str, str]) -> list[str]:
+    """The tool-search rules: deferred tools and `tool_reference` blocks need the beta;
+    not every tool may be deferred; a reference names a tool defined with defer_loading."""
+    problems: list[str] = []
+    tools = body.get("tools") or []
+    deferred = {t.get("name") for t in tools if t.get("defer_loading")}
+    references = [c.get("tool_name") for m in body.get("messages") or []
+                  if isinstance(m, dict) and isinstance(m.get("content"), list)
+                  for b in m["content"] if isinstance(b, dict) and b.get("type") == "tool_result"
+                  and isinstance(b.get("content"), list)
+                  for c in b["content"] if isinstance(c, dict) and c.get("type") == "tool_reference"]
+    betas = {b.strip() for b in headers.get("anthropic-beta", "").split(",")}
+    if (deferred or references) and TOOL_SEARCH_BETA not in betas:
+        problems.append(f"defer_loading or tool_reference without the {TOOL_SEARCH_BETA} beta")
+    if tools and len(deferred) == len(tools):
+        problems.append("every tool has defer_loading: at least one must be loaded")
+    for name in references:
+        if name not in deferred:
+            problems.append(f"tool_reference to {name!r}, which no tool with defer_loading defines")
+    return problems
+
+
 def validate(body: dict[str, Any]) -> list[str]:
     problems: list[str] = []
     for key in ("model", "max_tokens"):
@@ -752,6 +778,8 @@ class FakeAPI:
                                        "before the retry-after delay was over")
             try:
                 self.violations += [f"request {index}: {p}" for p in validate(rec.body)]
+                self.violations += [f"request {index}: {p}"
+                                    for p in validate_deferred(rec.body, rec.headers)]
             except Exception as exc:  # malformed beyond what validate() expects
                 self.violations.append(f"request {index}: unvalidatable body ({exc!r})")
             for route in matched:

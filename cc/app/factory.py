@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cc.session.transcript import TranscriptWriter
     from cc.tasks.store import TaskStore
     from cc.tools.base import Tool
+    from cc.tools.catalog import CatalogEntry
     from cc.tools.registry import ToolRegistry
 
 __all__ = ["AgentSpec", "Built", "build_engine", "build_main", "build_registry", "fork",
@@ -104,14 +105,16 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     session.memory_dir = _memory_folder(session)
     permissions.memory_dir = session.memory_dir  # the main agent writes it unasked
     session.sandbox = _sandbox(session, permissions, warnings)
-    registry = build_registry(options.tools, permissions, extra_tools)
+    # A coordinator's few tools are its whole purpose: none of them waits to be loaded.
+    search = _tool_search(session) and not options.coordinator
+    registry = build_registry(options.tools, permissions, extra_tools, search=search)
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
 
-        registry = _offered([t for n in registry.names if (t := registry.get(n))],
-                            COORDINATOR_TOOLS, permissions)
-    spec = main_spec(session, registry.names)
+        registry = _offered(registry.entries(), COORDINATOR_TOOLS, permissions)
+    spec = main_spec(session, [e.name for e in registry.entries()
+                               if not (search and e.deferred and "ToolSearch" in registry)])
     return await build_engine(spec, session, permissions=permissions, registry=registry,
                               warnings=warnings)
 
@@ -137,8 +140,7 @@ async def fork(session: Session, parent: QueryEngine, spec: AgentSpec, *,
         registry = parent.registry
     else:
         pool = session.tool_pool or parent.registry
-        registry = _offered([t for n in pool.names if (t := pool.get(n)) is not None],
-                            spec.tools, context)
+        registry = _offered(pool.entries(), spec.tools, context)
     return await build_engine(spec, session, permissions=context, registry=registry,
                               parent=parent)
 
@@ -210,7 +212,8 @@ async def build_engine(
     engine = QueryEngine(config, client, registry, executor, hooks=hooks,
                          shares_with_parent=parent is not None, denials=denials,
                          agent=spec.identity, is_fork=spec.is_fork, messages=spec.seed,
-                         news=spec.news)
+                         news=spec.news,
+                         tool_search=_tool_search(session) and "ToolSearch" in registry)
     ctx.results_dir = lambda: _results_dir(engine)
     if spec.compaction:
         engine.compactor = Compactor(engine, settings=session.settings.merged)
@@ -224,38 +227,30 @@ async def build_engine(
 
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
-                   extra: Sequence[Tool] = ()) -> ToolRegistry:
-    """Tier 1 tools at once (later tiers are wired in here as they land) and `extra`,
-    less those `--tools` leaves out and those a bare deny rule hides from the model."""
-    from cc.tools.bash import BashTool
-    from cc.tools.edit import EditTool
-    from cc.tools.glob import GlobTool
-    from cc.tools.grep import GrepTool
-    from cc.tools.read import ReadTool
-    from cc.tools.task_create import TaskCreateTool
-    from cc.tools.task_get import TaskGetTool
-    from cc.tools.task_list import TaskListTool
-    from cc.tools.task_output import TaskOutputTool
-    from cc.tools.task_stop import TaskStopTool
-    from cc.tools.task_update import TaskUpdateTool
-    from cc.tools.todo_write import TodoWriteTool
-    from cc.tools.write import WriteTool
+                   extra: Sequence[Tool] = (), *, search: bool = False) -> ToolRegistry:
+    """The catalog's tools (each module imported on first use) and `extra`, plus
+    ToolSearch when tool search is on, less those `--tools` leaves out and those a bare
+    deny rule hides from the model."""
+    from cc.tools.catalog import builtin_entries, entry_of, tool_search_entry
 
-    return _offered([TaskOutputTool(), BashTool(), GlobTool(), GrepTool(), ReadTool(),
-                     EditTool(), WriteTool(), TodoWriteTool(), TaskStopTool(), TaskCreateTool(),
-                     TaskGetTool(), TaskListTool(), TaskUpdateTool(), *extra],
-                    tools, permissions)
+    entries = [*builtin_entries(), *map(entry_of, extra)]
+    if search:
+        entries.append(tool_search_entry())
+    return _offered(entries, tools, permissions)
 
 
-def _offered(candidates: Sequence[Tool], only: tuple[str, ...] | None,
+def _offered(candidates: Sequence[CatalogEntry], only: tuple[str, ...] | None,
              permissions: PermissionContext) -> ToolRegistry:
-    """The candidates less those `only` leaves out and those a bare deny rule hides."""
+    """The candidates less those `only` leaves out (ToolSearch goes with the deferred
+    tools it loads) and those a bare deny rule hides."""
     from cc.permissions.checker import hides
     from cc.tools.registry import ToolRegistry
 
     registry = ToolRegistry(candidates)
     for name in list(registry.names):
-        if (only is not None and name not in only) or hides(permissions, name):
+        kept = only is None or name in only or (name == "ToolSearch" and any(
+            (e := registry.entry(n)) is not None and e.deferred for n in only))
+        if not kept or hides(permissions, name):
             registry.pop(name)
     return registry
 
@@ -359,6 +354,14 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     warnings += problems
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
                       project_dir=session.cwd, permission_mode=permission_mode)
+
+
+def _tool_search(session: Session) -> bool:
+    import os
+
+    from cc.core.toolset import tool_search_enabled
+
+    return tool_search_enabled(os.environ, session.credentials.base_url)
 
 
 def _team_letters(session: Session) -> Source:

@@ -82,7 +82,7 @@ class Compactor:
     def tokens(self, messages: list[Message]) -> int:
         engine = self.engine
         overhead = estimate([s.text for s in engine.config.system]) + estimate(
-            engine.registry.api_definitions())
+            engine.toolset.definitions())
         return context_tokens(messages, overhead=overhead)
 
     async def before_request(self, messages: list[Message],
@@ -142,7 +142,9 @@ class Compactor:
         kept = [_kept(m) for m in messages[cut:]]
         boundary = CompactBoundaryMessage(
             self._continuation(summary, messages[:cut], kept), trigger=trigger,
-            pre_tokens=pre_tokens, preserved=self._preserved(messages, kept))
+            pre_tokens=pre_tokens, preserved=self._preserved(messages, kept),
+            loaded_tools=self.engine.toolset.loaded() if messages is self.engine.messages
+            else [])
         rebuilt: list[Message] = [boundary, *kept]
         files = self._reattached_files()
         if files is not None:
@@ -182,7 +184,7 @@ class Compactor:
         config = engine.config
         request = summary_request(
             messages, model=engine.model, max_tokens=_cap(engine), system=config.system,
-            tools=engine.registry.api_definitions(), thinking_budget=config.thinking_budget,
+            tools=engine.toolset.definitions(), thinking_budget=config.thinking_budget,
             custom=custom)
         answer = await self._ask(request)
         if answer is None:

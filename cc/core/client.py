@@ -110,6 +110,8 @@ def run_api_key_helper(command: str, timeout: float = 10.0) -> tuple[str | None,
 
 #: The beta header that opens the 1M-token context window.
 CONTEXT_1M_BETA = "context-1m-2025-08-07"
+#: What `defer_loading` tools and `tool_reference` blocks need.
+TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20"
 
 
 @dataclass
@@ -129,6 +131,9 @@ class ModelRequest:
             # Claude Code's spelling of the 1M window: the id without it, and the beta.
             model = model[: -len(ONE_MILLION_SUFFIX)]
             headers["anthropic-beta"] = CONTEXT_1M_BETA
+        if any(t.get("defer_loading") for t in self.tools):  # deferred tools need it
+            betas = [b for b in headers.get("anthropic-beta", "").split(",") if b]
+            headers["anthropic-beta"] = ",".join([*betas, TOOL_SEARCH_BETA])
         params: dict[str, Any] = {
             "model": model,
             "max_tokens": self.max_tokens,

@@ -33,6 +33,7 @@ from cc.core.news import NewsQueue, Source
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_loop import ContextManager, LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
+from cc.core.toolset import Toolset
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
 from cc.models.state import QueryState
@@ -102,6 +103,7 @@ class QueryEngine:
         is_fork: bool = False,
         messages: Sequence[Message] = (),
         news: Sequence[NewsSource] = (),
+        tool_search: bool = False,
     ) -> None:
         self.config = config
         self.hooks = hooks
@@ -109,6 +111,8 @@ class QueryEngine:
         self.registry = registry
         self.executor = executor
         self.messages: list[Message] = list(messages)
+        #: The conversation's tools: offered, deferred, loaded (`cc.core.toolset`).
+        self.toolset = Toolset(registry, lambda: self.messages, search=tool_search)
         self.usage = UsageTotals()
         #: The session's refused calls, its agents' too (a sub-agent is given its
         #: parent's log; the main agent's engine starts it).
@@ -144,7 +148,8 @@ class QueryEngine:
         commands = Source(lambda: ctx.tasks.drain_notifications() if ctx.tasks else [])
         agents = Source(lambda: ctx.agent_tasks.drain_notifications() if ctx.agent_tasks else [],
                         lambda: ctx.agent_tasks is not None and ctx.agent_tasks.has_news)
-        self.news = NewsQueue([commands, agents, *news], on_wake=lambda: (
+        announce = Source(self.toolset.announcement)
+        self.news = NewsQueue([commands, agents, *news, announce], on_wake=lambda: (
             ctx.agent_tasks.wake() if ctx.agent_tasks is not None else None))
         #: Background work and open resources, all ended by `aclose()`.
         self.supervisor = Supervisor()
@@ -285,7 +290,8 @@ class QueryEngine:
             client=self.client,
             executor=self.executor,
             system=self.config.system,
-            tools=self.registry.api_definitions,
+            tools=self.toolset.definitions,
+            tool_references=self.toolset.defers,
             thinking_budget=self.config.thinking_budget,
             default_max_output=self.config.max_output_tokens,
             notifications=self.news.drain,

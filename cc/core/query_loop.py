@@ -139,6 +139,9 @@ class LoopDeps:
     #: Whether a tool asked the turn to end once its results are in (a teammate whose
     #: shutdown was approved): the reason, taken.
     end_requested: Callable[[], str | None] | None = None
+    #: Whether `tool_reference` blocks may go to the API (tool search on); if not, they
+    #: go as text.
+    tool_references: bool = True
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -417,6 +420,10 @@ def _prepare(
     messages: list[Message], state: QueryState, deps: LoopDeps, first_cap: int
 ) -> ModelRequest:
     api_messages = normalize_messages_for_api(messages)
+    if not deps.tool_references:
+        from cc.core.toolset import without_references
+
+        api_messages = without_references(api_messages)
     return ModelRequest(
         model=state.model,
         max_tokens=state.max_output_tokens or first_cap,

@@ -11,7 +11,6 @@ from cc.tools.services import AgentServices, SideAnswer
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
-    from cc.tools.base import Tool
 
 
 def services_of(engine: QueryEngine, agents: Any = None) -> AgentServices:
@@ -21,7 +20,7 @@ def services_of(engine: QueryEngine, agents: Any = None) -> AgentServices:
         channel=_Channel(engine),
         mode=_Mode(engine),
         side_query=_SideQuery(engine),
-        toolset=_Registry(engine),
+        toolset=engine.toolset,
         agents=agents,
         task_hooks=engine.hooks,
         end_turn=engine.end_turn_after_tools,
@@ -86,35 +85,3 @@ class _SideQuery:
         if answer is None:
             return SideAnswer("")
         return SideAnswer(answer.text, [b.to_api() for b in answer.content])
-
-
-class _Registry:
-    """The conversation's tools as its registry holds them (every one offered)."""
-
-    def __init__(self, engine: QueryEngine) -> None:
-        self._engine = engine
-
-    def offered(self) -> list[str]:
-        return self._engine.registry.names
-
-    def deferred(self) -> list[str]:
-        return []
-
-    def loaded(self) -> list[str]:
-        return []
-
-    def get(self, name: str) -> Tool | None:
-        return self._engine.registry.get(name)
-
-    def load(self, names: Sequence[str]) -> list[str]:
-        return []
-
-    def search(self, query: str, limit: int) -> list[str]:
-        return []
-
-    def register(self, tool: Tool) -> None:
-        self._engine.registry.pop(tool.name)
-        self._engine.registry.register(tool)
-
-    def remove(self, name: str) -> None:
-        self._engine.registry.pop(name)

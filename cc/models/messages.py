@@ -109,6 +109,8 @@ class CompactBoundaryMessage:
     role: str = field(default="user", init=False)
     summary_uuid: str = field(default_factory=new_uuid, compare=False)
     preserved: list[str] = field(default_factory=list, compare=False)
+    #: Deferred tools ToolSearch had loaded before it: they stay loaded after it.
+    loaded_tools: list[str] = field(default_factory=list, compare=False)
 
     def to_api(self) -> dict[str, Any]:
         return {"role": "user", "content": [{"type": "text", "text": self.summary}]}

@@ -94,6 +94,7 @@ class _Decoder:
             pre_tokens=_int(meta.get("preTokens")),
             uuid=(boundary or summary).uuid or "",
             summary_uuid=summary.uuid or "",
+            loaded_tools=[t for t in meta.get("loadedTools") or [] if isinstance(t, str)],
         )
         self.out = [message]
         self._note(message, boundary)

@@ -275,6 +275,8 @@ class TranscriptWriter:
             metadata["preservedMessages"] = {"anchorUuid": anchor, "uuids": kept,
                                              "allUuids": kept}
         metadata["postTokens"] = message.post_tokens
+        if message.loaded_tools:  # ours: the deferred tools loaded before it stay loaded
+            metadata["loadedTools"] = list(message.loaded_tools)
         boundary = {
             "type": "system",
             "subtype": COMPACT_BOUNDARY,

@@ -1,0 +1,81 @@
+"""The tool catalog: every built-in tool as an entry, eager or deferred, built lazily.
+
+    CatalogEntry(name, load, deferred, aliases, hint)
+        load()     imports the tool's module and builds it (on first use only)
+        deferred   announced by name, its definition sent once ToolSearch loads it
+        hint       the words ToolSearch matches besides the name (no import needed)
+
+The deferred set follows Claude Code 2.1.328 (the task tools, SendMessage, the team
+tools; NotebookEdit, WebFetch and WebSearch as they land); a tool of ours it does not
+have (TodoWrite, TaskOutput) is deferred too. Tools built at run time (Agent,
+SendMessage with its router, MCP tools) join through `entry_of`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cc.tools.base import Tool
+
+#: Tools sent by name only until loaded (when tool search is on).
+DEFERRED = frozenset({
+    "TaskOutput", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoWrite",
+    "SendMessage", "TeamCreate", "TeamDelete", "NotebookEdit", "WebFetch", "WebSearch",
+})
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    name: str
+    load: Callable[[], Tool]
+    deferred: bool = False
+    aliases: tuple[str, ...] = ()
+    #: Words a ToolSearch keyword query matches besides the name.
+    hint: str = ""
+
+
+def entry_of(tool: Tool, hint: str = "") -> CatalogEntry:
+    """An entry for a tool already built."""
+    return CatalogEntry(tool.name, lambda: tool, tool.name in DEFERRED or
+                        tool.name.startswith("mcp__"), tuple(tool.aliases), hint)
+
+
+def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] = ()
+          ) -> CatalogEntry:
+    def load() -> Tool:
+        return getattr(importlib.import_module(module), cls)()
+
+    return CatalogEntry(name, load, name in DEFERRED, aliases, hint)
+
+
+def builtin_entries() -> list[CatalogEntry]:
+    """The built-in tools, in the order their definitions go out."""
+    return [
+        _lazy("TaskOutput", "cc.tools.task_output", "TaskOutputTool",
+              "background shell command output read poll", ("BashOutput",)),
+        _lazy("Bash", "cc.tools.bash", "BashTool", "shell command run terminal"),
+        _lazy("Glob", "cc.tools.glob", "GlobTool", "find files by name pattern"),
+        _lazy("Grep", "cc.tools.grep", "GrepTool", "search file contents regex ripgrep"),
+        _lazy("Read", "cc.tools.read", "ReadTool", "read a file"),
+        _lazy("Edit", "cc.tools.edit", "EditTool", "edit replace text in a file"),
+        _lazy("Write", "cc.tools.write", "WriteTool", "write create a file"),
+        _lazy("TodoWrite", "cc.tools.todo_write", "TodoWriteTool",
+              "todo checklist plan progress track"),
+        _lazy("TaskStop", "cc.tools.task_stop", "TaskStopTool",
+              "stop kill a background agent or shell command", ("KillShell", "KillBash")),
+        _lazy("TaskCreate", "cc.tools.task_create", "TaskCreateTool",
+              "task list todo create add work item"),
+        _lazy("TaskGet", "cc.tools.task_get", "TaskGetTool", "task list get show details"),
+        _lazy("TaskList", "cc.tools.task_list", "TaskListTool", "task list todo all status"),
+        _lazy("TaskUpdate", "cc.tools.task_update", "TaskUpdateTool",
+              "task list update status owner complete block"),
+    ]
+
+
+def tool_search_entry() -> CatalogEntry:
+    return _lazy("ToolSearch", "cc.tools.tool_search", "ToolSearchTool",
+                 "find load deferred tools")
