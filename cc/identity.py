@@ -1,28 +1,31 @@
-"""Who is acting: a teammate's (or a named agent's) identity, in a context variable set
-inside its asyncio task.
+"""Who an agent is: one form, `AgentInfo`, for everything that says who acts.
 
-Teammates and named agents run as tasks of one process; each task has its own copy of the context, so
-whatever runs on a teammate's behalf (its tools, the hooks they fire, the transcript lines
-it writes) reads its own identity here without being told, and code outside any teammate
-reads None. A leaf module: hooks, session and team all read it, and it imports nothing.
+The factory gives each sub-agent's engine its `AgentInfo` (from its spec): its requests
+carry its id, its hooks' inputs its id and type (a teammate's and a named agent's, their
+name and team), its sidechain lines its id (and name and team), its tools read it
+through their services (`cc.agents.control.AgentControl.identity`). The session's main
+agent has none. A leaf module: hooks, session, core and team all read it.
 """
 
 from __future__ import annotations
 
-from contextvars import ContextVar
 from dataclasses import dataclass
 
-__all__ = ["Identity", "current"]
+__all__ = ["AgentInfo"]
 
 
 @dataclass(frozen=True)
-class Identity:
-    name: str
-    #: None: a named agent of no team (`cc.agents.named`).
-    team: str | None
-    agent_id: str | None = None
+class AgentInfo:
+    """Who a sub-agent is, as its events, records, hooks and lines name it."""
 
-
-#: Set by a teammate's task (`cc.team.teammate`) or a named agent's (`cc.agents.named`)
-#: before each run; None elsewhere.
-current: ContextVar[Identity | None] = ContextVar("cc_identity", default=None)
+    agent_id: str
+    agent_type: str
+    description: str
+    #: The Agent call that started it.
+    parent_tool_use_id: str
+    background: bool = False
+    prompt: str = ""
+    #: A named agent's (or a teammate's) name, which SendMessage reaches it by.
+    name: str | None = None
+    #: A teammate's team (None: a named agent of no team, or a plain sub-agent).
+    team: str | None = None

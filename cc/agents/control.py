@@ -99,13 +99,15 @@ class AgentControl:
     async def launch(self, definition: AgentDefinition, request: AgentRequest, *,
                      extra_tools: Sequence[str] = (),
                      extra_system: Sequence[PromptSection] = (),
-                     mailbox: NewsSource | None = None) -> SubagentRun:
-        """A sub-agent for `request`, its engine finished (nothing runs yet)."""
+                     mailbox: NewsSource | None = None,
+                     team: str | None = None) -> SubagentRun:
+        """A sub-agent for `request`, its engine finished (nothing runs yet); `team`: a
+        teammate's."""
         from cc.agents.subagent import launch
 
         return await launch(self._engine, self.host, definition, request,
                             extra_tools=extra_tools, extra_system=extra_system,
-                            mailbox=mailbox)
+                            mailbox=mailbox, team=team)
 
 
 def agent_control(ctx: ToolContext) -> AgentControl:

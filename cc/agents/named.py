@@ -2,19 +2,17 @@
 
 It runs in the background like any other, with three things more: SendMessage (to
 "main", or the lead's other names, its letter joins the main conversation's next
-request as an `<agent-message>`, while it works on); its identity (`cc.identity.current`
-inside its task, so the hooks its calls fire name it, as a teammate's do, without a
-team); and a prompt note saying so. Once it has finished, the main conversation's
+request as an `<agent-message>`, while it works on); its name in its identity
+(`cc.identity.AgentInfo`, so the hooks its calls fire name it, as a teammate's do,
+without a team); and a prompt note saying so. Once it has finished, the main conversation's
 SendMessage to its name continues it (`cc.agents.send_message`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from cc.identity import Identity, current
 from cc.tools.base import ToolContext, ToolResult
 
 if TYPE_CHECKING:
@@ -25,16 +23,6 @@ if TYPE_CHECKING:
 LEAD_ADDRESSES = ("main", "lead", "team-lead")
 #: What the sender reads once its letter is queued (Claude Code's words).
 QUEUED = "Message queued for the main conversation's next turn."
-
-
-def identity_setter(name: str, agent_id: str) -> Callable[[], None]:
-    """What its task does before each run: take on its name (no team)."""
-    identity = Identity(name, None, agent_id)
-
-    def before() -> None:
-        current.set(identity)
-
-    return before
 
 
 def prompt_note(name: str) -> PromptSection:

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import ConfigDict, Field
 
-from cc.identity import current
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
 
 if TYPE_CHECKING:
@@ -72,11 +71,10 @@ class SendMessageTool(Tool):
             return routed
         from cc.agents.control import agent_control
 
-        sub_agent = agent_control(ctx).identity is not None
-        who = current.get()
-        if sub_agent and who is not None and who.team is None:
+        who = agent_control(ctx).identity
+        if who is not None and who.name is not None and who.team is None:
             return self._from_named_agent(inp, ctx, who.name)
-        if sub_agent:
+        if who is not None:
             return ToolResult.error("A sub-agent reports in its final message; it has no one "
                                     "to send messages to.")
         table = ctx.agent_tasks

@@ -163,8 +163,11 @@ class SubagentRun:
         hooks = self.parent.hooks
         if hooks is None:
             return
+        from cc.hooks.runner import team_fields
+
         outcome = await hooks.run("SubagentStart", {"agent_id": self.agent_id,
-                                                    "agent_type": self.info.agent_type},
+                                                    "agent_type": self.info.agent_type,
+                                                    **team_fields(self.info)},
                                   self.info.agent_type)
         if outcome.additional_context:
             self.engine.messages.append(
@@ -257,7 +260,7 @@ class SubagentRun:
 async def launch(parent: QueryEngine, host: AgentHost, definition: AgentDefinition,
                  request: AgentRequest, *, extra_tools: Sequence[str] = (),
                  extra_system: Sequence[PromptSection] = (),
-                 mailbox: NewsSource | None = None) -> SubagentRun:
+                 mailbox: NewsSource | None = None, team: str | None = None) -> SubagentRun:
     """Build the child engine for `request`, finished (nothing runs yet). `extra_tools`
     (of the parent's), `extra_system` and `mailbox` are what a teammate or a named agent
     gets beyond a sub-agent (a plain one's messages wait in its inbox)."""
@@ -283,7 +286,8 @@ async def launch(parent: QueryEngine, host: AgentHost, definition: AgentDefiniti
     # as in Claude Code; in the background, or with nobody there, they are denied.
     asks = not request.background and parent.channel.present
     info = AgentInfo(agent_id, definition.agent_type, request.description,
-                     request.tool_use_id, request.background, request.prompt)
+                     request.tool_use_id, request.background, request.prompt,
+                     name=request.name, team=team)
     inbox: list[str] = []
     if mailbox is None:
         mailbox = Source(lambda: _take(inbox))

@@ -82,7 +82,7 @@ class AgentTool(Tool):
         assert isinstance(inp, AgentInput)
         from cc.agents.background import run_in_background
         from cc.agents.control import agent_control
-        from cc.agents.named import identity_setter, prompt_note
+        from cc.agents.named import prompt_note
         from cc.agents.subagent import AgentRequest
 
         control = agent_control(ctx)
@@ -124,8 +124,7 @@ class AgentTool(Tool):
         except (ValueError, RuntimeError) as exc:
             return ToolResult.error(f"Could not start the agent: {exc}")
         if inp.name:
-            return run_in_background(run, ctx, name=inp.name,
-                                     before=identity_setter(inp.name, run.agent_id))
+            return run_in_background(run, ctx, name=inp.name)
         if request.background:
             return run_in_background(run, ctx)
         try:

@@ -200,7 +200,7 @@ async def build_engine(
     hooks = _hooks(session, config.session_id, lambda: checker.mode, warnings) \
         if spec.hooks else None
     if hooks is not None and spec.identity is not None:
-        hooks.agent = (spec.identity.agent_id, spec.identity.agent_type)
+        hooks.agent = spec.identity
         hooks.transcript_path = parent.hooks.transcript_path if parent and parent.hooks \
             else None
         hooks.agent_transcript_path = str(spec.transcript) if spec.transcript else None
@@ -330,12 +330,12 @@ def _task_list(session: Session, session_id: Callable[[], str]) -> TaskStore:
 
 def _transcript(spec: AgentSpec, path: Path, session: Session) -> TranscriptWriter:
     from cc import __version__
-    from cc.session.transcript import TranscriptWriter
+    from cc.session.transcript import TranscriptWriter, sidechain_fields
 
     writer = TranscriptWriter(path, session_id=spec.session_id or "", cwd=session.cwd,
                               version=__version__)
-    if spec.agent_id is not None:
-        writer.extra = {"isSidechain": True, "agentId": spec.agent_id}
+    if spec.identity is not None:
+        writer.extra = sidechain_fields(spec.identity)
     return writer
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cc.errors import ModelCallError
+from cc.identity import AgentInfo
 from cc.models.content_blocks import ContentBlock, ToolUseBlock
 from cc.models.messages import AssistantMessage, CompactBoundaryMessage, UserMessage
 from cc.models.usage import UsageTotals
@@ -143,19 +144,6 @@ class CompactionFailed:
 
     trigger: str
     reason: str
-
-
-@dataclass(frozen=True)
-class AgentInfo:
-    """Who a sub-agent is, as its events and records name it."""
-
-    agent_id: str
-    agent_type: str
-    description: str
-    #: The Agent call that started it.
-    parent_tool_use_id: str
-    background: bool = False
-    prompt: str = ""
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from cc.hooks.gate import PreToolOutcome
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command
-from cc.identity import current
+from cc.identity import AgentInfo
 from cc.tools.base import ToolResult
 
 __all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest"]
@@ -77,9 +77,9 @@ class HookRunner:
         self._permission_mode = permission_mode
         self._rule_matcher = rule_matcher
         self._env = env
-        #: Set in a sub-agent's runner: (agent id, agent type). Its tool hooks say who
-        #: acts, and the end of its turn is `SubagentStop`, not `Stop`.
-        self.agent: tuple[str, str] | None = None
+        #: Set in a sub-agent's runner: who it is. Its tool hooks say who acts (a
+        #: teammate's every event), and the end of its turn is `SubagentStop`, not `Stop`.
+        self.agent: AgentInfo | None = None
         #: A sub-agent's own transcript (SubagentStop's `agent_transcript_path`).
         self.agent_transcript_path: str | None = None
         self._messages: list[str] = []
@@ -103,7 +103,7 @@ class HookRunner:
             "permission_mode": self.permission_mode,
             "hook_event_name": event,
             **self._agent_fields(event),
-            **_team_fields(),
+            **team_fields(self.agent),
             **payload,
         }
         stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
@@ -128,7 +128,7 @@ class HookRunner:
     def _agent_fields(self, event: str) -> dict[str, str]:
         if self.agent is None or event not in TOOL_EVENTS:
             return {}
-        return {"agent_id": self.agent[0], "agent_type": self.agent[1]}
+        return {"agent_id": self.agent.agent_id, "agent_type": self.agent.agent_type}
 
     @property
     def permission_mode(self) -> str:
@@ -207,7 +207,8 @@ class HookRunner:
         """blocked → the turn goes on with `reason` as the next (meta) user message."""
         if self.agent is not None:
             return await self.subagent_stop(
-                stop_hook_active, agent_id=self.agent[0], agent_type=self.agent[1],
+                stop_hook_active, agent_id=self.agent.agent_id,
+                agent_type=self.agent.agent_type,
                 agent_transcript_path=self.agent_transcript_path,
                 last_assistant_message=last_assistant_message)
         payload: dict[str, Any] = {"stop_hook_active": stop_hook_active}
@@ -362,12 +363,10 @@ class HookRunner:
         return max(SESSION_END_BUDGET, min(SESSION_END_MAX, max(explicit, default=0.0)))
 
 
-def _team_fields() -> dict[str, str]:
-    """Who acts, read when the hook runs: a teammate's task has its identity set (every
-    event it fires says so, with the names TeammateIdle's input uses; a named agent of no
-    team, its name alone); others add nothing."""
-    who = current.get()
-    if who is None:
+def team_fields(who: AgentInfo | None) -> dict[str, str]:
+    """A teammate's events say who it is, with the names TeammateIdle's input uses (a
+    named agent of no team, its name alone); others add nothing."""
+    if who is None or who.name is None:
         return {}
     return {"teammate_name": who.name} if who.team is None else {
         "team_name": who.team, "teammate_name": who.name}

@@ -9,8 +9,9 @@ elsewhere), the next write starts with a newline so that its lines stay whole.
 
 The file is created on the first write (a session that records nothing leaves none).
 Lines chain through `parentUuid`, each to the line written before it by this writer.
-Lines written while a teammate acts (`cc.identity.current` set in the writing task) say
-who: `teamName` and `agentName` (a named agent of no team: `agentName`); others neither.
+A sub-agent's lines are sidechain lines (`extra`: `isSidechain`, `agentId`); a
+teammate's say who acts, `teamName` and `agentName` (a named agent of no team:
+`agentName`), as the factory gives them from its identity.
 
 Tool results: `record_tool_result()` writes a result as soon as it exists; `record()` of
 the combined results message later writes only the results not yet on file. A result
@@ -35,7 +36,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from cc.identity import current
+from cc.identity import AgentInfo
 from cc.models.content_blocks import ContentBlock, TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import (
     AssistantMessage,
@@ -313,11 +314,6 @@ class TranscriptWriter:
         chunks = []
         parent = self.last_uuid
         branch = self._branch.current()
-        who = current.get()
-        acting: dict[str, str] = {}
-        if who is not None:  # a teammate: its team and name; a named agent of no team: its name
-            acting = {"teamName": who.team} if who.team is not None else {}
-            acting["agentName"] = who.name
         for draft in drafts:
             line = {
                 "parentUuid": None if draft.root else parent,
@@ -329,7 +325,6 @@ class TranscriptWriter:
                 "gitBranch": branch,
                 **draft.fields,
                 **self.extra,
-                **acting,
                 "uuid": draft.uuid,
                 "timestamp": iso_timestamp(self._clock()),
             }
@@ -409,3 +404,14 @@ def _line_uuids(base: str) -> Iterator[str]:
 
 def _result_ids(blocks: list[ContentBlock]) -> list[str]:
     return [b.tool_use_id for b in blocks if isinstance(b, ToolResultBlock)]
+
+
+def sidechain_fields(who: AgentInfo) -> dict[str, Any]:
+    """What every line of a sub-agent's transcript says of it: a sidechain line with its
+    id; a teammate's its team and name (a named agent of no team, its name)."""
+    fields: dict[str, Any] = {"isSidechain": True, "agentId": who.agent_id}
+    if who.name is not None:
+        if who.team is not None:
+            fields["teamName"] = who.team
+        fields["agentName"] = who.name
+    return fields

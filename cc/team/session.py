@@ -96,7 +96,9 @@ class TeamSession:
     # -- SendMessage's team addresses ----------------------------------------------------
 
     def send(self, inp: SendMessageInput, ctx: ToolContext) -> ToolResult | None:
-        sender = sender_name()
+        from cc.agents.control import agent_control
+
+        sender = sender_name(agent_control(ctx).identity)
         to = LEAD if inp.to in LEAD_ADDRESSES else inp.to
         to = next((n for n, a in self.members.items() if a == to), to)  # an agent id
         config = self.files.load()

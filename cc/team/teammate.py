@@ -2,7 +2,7 @@
 
 A teammate is a background sub-agent with a name: its system prompt is the agent type's
 and a teammate note, it gets SendMessage (and no Agent, team or question tools), its
-identity (name, team, id) is in `cc.identity.current` inside its task, its inbox
+identity (`cc.identity.AgentInfo`: its name and team, its id) is its engine's, its inbox
 feeds its requests, and the team's config follows its status: active while it works,
 idle (or failed) when a run ends (a letter wakes it), stopped when TaskStop ends it,
 done once its shutdown was approved. A run that fails or is stopped hands the tasks it
@@ -15,7 +15,6 @@ from __future__ import annotations
 from string import Template
 from typing import TYPE_CHECKING
 
-from cc.identity import Identity, current
 from cc.team.config import NAME, Member, ended_status
 from cc.team.session import team_of
 from cc.tools.base import ToolContext, ToolResult
@@ -54,14 +53,11 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
                            model=inp.model, background=True, name=name)
     run = await control.launch(definition, request, extra_tools=("SendMessage",),
                                extra_system=[PromptSection("team", note, cacheable=False)],
-                               mailbox=Source(lambda: session.delivered(name)))
-    identity = Identity(name, session.name, run.agent_id)
+                               mailbox=Source(lambda: session.delivered(name)),
+                               team=session.name)
     session.files.upsert(Member(name, definition.agent_type, run.engine.model, "active",
                                 run.agent_id))
     session.members[name] = run.agent_id
-
-    def before() -> None:
-        current.set(identity)  # inside the teammate's task: its tools know who acts
 
     def after(status: str) -> str | None:
         ended = ended_status(status)
@@ -75,4 +71,4 @@ async def spawn_teammate(tool: AgentTool, inp: AgentInput, ctx: ToolContext) -> 
         hooks = run.engine.hooks
         return await hooks.teammate_idle(name, session.name) if hooks is not None else None
 
-    return run_in_background(run, ctx, before=before, after=after, on_idle=on_idle, name=name)
+    return run_in_background(run, ctx, after=after, on_idle=on_idle, name=name)

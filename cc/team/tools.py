@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import ConfigDict
 
 from cc.agents.control import agent_control
-from cc.identity import current
 from cc.team.config import LEAD, TeamFiles
 from cc.team.session import TEAM_TOOLS, TeamSession
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult, optional_without_null
@@ -91,8 +90,6 @@ class TeamDeleteTool(Tool):
         if session is None or control.identity is not None:
             return ToolResult.error("Only the team's leader can delete it, and there is no "
                                     "team here.")
-        if current.get() is not None:
-            return ToolResult.error("Only the team's leader can delete it.")
         config = session.files.load()
         active = [m.name for m in config.active] if config else []
         if active:

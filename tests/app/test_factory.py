@@ -156,7 +156,7 @@ async def test_fork_returns_a_finished_engine(tmp_path: Path, fake_api: FakeAPI)
         news=(Source(lambda: [letters.pop()] if letters else [], lambda: bool(letters)),)))
     assert child.agent is info and child.is_fork
     assert child.messages == list(seed) and child.messages is not parent.messages
-    assert child.hooks is not None and child.hooks.agent == (info.agent_id, info.agent_type)
+    assert child.hooks is not None and child.hooks.agent is info
     assert child.compactor is not None and child.services is not None
     assert child.services.agents.identity is info
     assert child.has_news() and child.news.drain() == ["a letter"] and not child.has_news()

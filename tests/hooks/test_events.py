@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from cc.hooks.runner import HookRunner
-from cc.identity import Identity, current
+from cc.identity import AgentInfo
 from cc.tools.base import ToolResult
 from tests.hooks.conftest import HookProject, on
 
@@ -229,26 +229,27 @@ async def test_an_injected_rule_matcher_replaces_the_builtin(hp: HookProject) ->
     assert hp.dumped()["tool_name"] == "Read"
 
 
-async def test_each_task_hands_its_hooks_its_own_teammate(hp: HookProject) -> None:
-    """One runner shared by two tasks (as the leader's is: a teammate's SubagentStart runs
-    on it) reads who acts when each hook runs, from the task that fires it."""
+async def test_each_agents_runner_says_who_it_is(hp: HookProject) -> None:
+    """Each agent's engine has a runner of its own, with its identity: two teammates'
+    hooks, fired at once, each name their own; the leader's name none."""
     script = hp.py("who", "data = json.load(sys.stdin)\n"
                           "print(json.dumps([data.get('team_name'), data.get('teammate_name')]))\n")
     hp.settings("project", {"PreToolUse": on(script)})
-    runner = hp.runner()
-    both_set = asyncio.Barrier(2)
 
-    async def fire() -> list[str | None]:
+    def runner_of(name: str | None) -> Any:
+        runner = hp.runner()
+        if name is not None:
+            runner.agent = AgentInfo(f"a-{name}", "general-purpose", "work", "toolu_1",
+                                     name=name, team="docs")
+        return runner
+
+    async def fire(runner: Any) -> list[str | None]:
         payload = {"tool_name": "Bash", "tool_input": {"command": "true"}, "tool_use_id": "t"}
         out = await runner.run("PreToolUse", payload, "Bash")
         return json.loads(out.results[0].stdout)
 
-    async def act(name: str) -> list[str | None]:
-        current.set(Identity(name, "docs", f"a-{name}"))
-        await both_set.wait()  # both have set theirs before either hook reads
-        return await fire()
-
     async with asyncio.TaskGroup() as group:
-        alpha, beta = group.create_task(act("alpha")), group.create_task(act("beta"))
+        alpha = group.create_task(fire(runner_of("alpha")))
+        beta = group.create_task(fire(runner_of("beta")))
     assert alpha.result() == ["docs", "alpha"] and beta.result() == ["docs", "beta"]
-    assert await fire() == [None, None]  # outside any teammate: no team fields at all
+    assert await fire(runner_of(None)) == [None, None]  # the leader: no team fields at all

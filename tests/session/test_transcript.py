@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
 import os
 import re
@@ -11,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from cc.identity import Identity, current
+from cc.identity import AgentInfo
 from cc.models.content_blocks import (
     ImageBlock,
     RedactedThinkingBlock,
@@ -29,6 +28,7 @@ from cc.models.messages import (
     normalize_messages_for_api,
 )
 from cc.session.loader import load_session
+from cc.session.transcript import sidechain_fields
 from tests.fakeapi import validate
 from tests.session.conftest import SESSION_ID, MakeWriter, read_lines
 
@@ -287,19 +287,22 @@ def test_a_teammates_lines_say_who_and_load_like_any_other(
     messages = every_kind()
     with make_writer(transcript) as writer:
         writer.sync(messages[:4])  # 8 lines: two prompts, four blocks, two results
-
-        def as_teammate() -> None:
-            current.set(Identity("alpha", "docs", "a0123456789abcdef"))
-            writer.sync(messages[4:])
-
-        contextvars.copy_context().run(as_teammate)
+        who = AgentInfo("a0123456789abcdef", "general-purpose", "docs", "toolu_1",
+                        name="alpha", team="docs")
+        writer.extra = {k: v for k, v in sidechain_fields(who).items()
+                        if k in ("teamName", "agentName")}  # (the schema check is a main file's)
+        writer.sync(messages[4:])
     lines = read_lines(transcript)
     check_schema(lines)
     assert not any("teamName" in line or "agentName" in line for line in lines[:8])
     assert len(lines) > 8 and all(
         (line["teamName"], line["agentName"]) == ("docs", "alpha") for line in lines[8:])
+    assert sidechain_fields(who) == {"isSidechain": True, "agentId": "a0123456789abcdef",
+                                     "teamName": "docs", "agentName": "alpha"}
     loaded = load_session(transcript)
     assert loaded.warnings == [] and loaded.messages == messages
+    assert sidechain_fields(AgentInfo("a1", "Explore", "d", "t", name="solo")) == {
+        "isSidechain": True, "agentId": "a1", "agentName": "solo"}  # a named agent, no team
 
 
 def test_compact_boundary_lines(transcript: Path, make_writer: MakeWriter) -> None:
