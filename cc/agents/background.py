@@ -26,11 +26,10 @@ MAX_IDLE_NUDGES = 8
 @dataclass
 class Continuation:
     """An agent of the session that may run again: its run, and what each of its runs
-    does first (`before`: a teammate sets its identity) and last (`after`: how it
-    ended; what it returns is added to the notification's result)."""
+    does last (`after`: how it ended; what it returns is added to the notification's
+    result)."""
 
     run: SubagentRun
-    before: Callable[[], None] | None = None
     after: Callable[[str], str | None] | None = None
     #: Asked when a run has ended well and no message waits: a text that keeps the
     #: agent going (a teammate's TeammateIdle hooks), or None.
@@ -40,8 +39,6 @@ class Continuation:
         """One background run (the first when `prompt` is None), then more for as long
         as messages arrived too late for the run before; the notification last."""
         run = self.run
-        if self.before is not None:
-            self.before()
         status, result = "failed", None
         observe = _observer(table, entry)
         try:
@@ -102,13 +99,11 @@ def continue_agent(table: AgentTasks, entry: AgentTask, prompt: str, tool_use_id
 
 
 def run_in_background(run: SubagentRun, ctx: ToolContext, *,
-                      before: Callable[[], None] | None = None,
                       after: Callable[[str], str | None] | None = None,
                       on_idle: Callable[[], Awaitable[str | None]] | None = None,
                       name: str | None = None) -> ToolResult:
-    """Start `run` as a background task; `before` runs first inside it (a teammate sets
-    its identity there), `after` gets how it ended (and may add a note to its
-    notification)."""
+    """Start `run` as a background task; `after` gets how it ended (and may add a note to
+    its notification)."""
     from cc.tools.agent_tasks import AgentTask
 
     table = ctx.agent_tasks
@@ -117,7 +112,7 @@ def run_in_background(run: SubagentRun, ctx: ToolContext, *,
     output = _output_file(run, ctx)
     entry = AgentTask(run.agent_id, run.request.description, run.request.tool_use_id, output,
                       name=name, agent_type=run.info.agent_type, prompt=run.request.prompt)
-    handle = Continuation(run, before, after, on_idle)
+    handle = Continuation(run, after, on_idle)
     entry.handle = handle
     table.start(entry, handle.work(table, entry, None))
     lines = [

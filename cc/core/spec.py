@@ -14,15 +14,14 @@ turns an `AgentSpec` into a finished engine, and nobody assigns into it afterwar
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cc.core.events import AgentInfo
     from cc.core.news import NewsSource
-    from cc.core.query_engine import QueryEngine
     from cc.models.messages import Message
     from cc.permissions.ask import UserChannel
     from cc.permissions.gate import PermissionGate
@@ -74,10 +73,3 @@ class AgentSpec:
     @property
     def agent_id(self) -> str | None:
         return self.identity.agent_id if self.identity is not None else None
-
-
-class Forker(Protocol):
-    """Builds a finished engine for a sub-agent of `parent` (the factory's `fork`)."""
-
-    def __call__(self, parent: QueryEngine, spec: AgentSpec, *,
-                 inherit_tools: bool = False) -> Awaitable[QueryEngine]: ...

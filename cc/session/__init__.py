@@ -1,7 +1,9 @@
 """Sessions: transcripts under `<config>/projects/`, and loading them back.
 
 - paths: where a project's transcripts live
-- transcript: TranscriptWriter, appending messages as they happen (crash- and race-safe)
+- transcript: TranscriptWriter, appending messages as they happen (crash- and race-safe);
+  lines: the line format; entry: one parsed line; git: the branch lines record
+- attach: the session's conversation at start (-c, -r, --fork-session, a new one)
 - loader: load_session / validate_transcript, reading back, repairing, reporting
   (chain: the conversation's lines; preserved: what a partial compaction kept by uuid;
   decode: lines to messages; repair: what an abrupt end left)
