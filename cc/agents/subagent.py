@@ -124,7 +124,7 @@ class SubagentRun:
                 # UserPromptSubmit hooks run on it.
                 prompt = UserMessage.text(self.request.prompt)
             if prompt is not None:
-                child.messages.append(prompt)
+                child.append(prompt)
                 if emit is not None:
                     emit(SubagentEvent(self.info, UserEvent(prompt)))
             if first:
@@ -170,7 +170,7 @@ class SubagentRun:
                                                     **team_fields(self.info)},
                                   self.info.agent_type)
         if outcome.additional_context:
-            self.engine.messages.append(
+            self.engine.append(
                 UserMessage.text(system_reminder(outcome.additional_context), is_meta=True))
 
     # -- what goes back ------------------------------------------------------------------

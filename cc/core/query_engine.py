@@ -240,6 +240,12 @@ class QueryEngine:
             return None
         return None
 
+    def append(self, *messages: Message) -> None:
+        """Messages join the conversation between turns (a `!` line's output, a turn's
+        prompt, context a hook added), saved at once."""
+        self.messages.extend(messages)
+        self.save()
+
     def replace_messages(self, messages: Sequence[Message]) -> None:
         """The conversation is another one from now on (a resumed session's)."""
         self.messages[:] = list(messages)

@@ -476,8 +476,7 @@ class Repl:
         await self.printer.print(
             lambda c: render_shell(c, command, result.stdout, result.stderr, result.exit_code)
         )
-        self.engine.messages.extend(shell_messages(result))
-        self.engine.save()  # into the transcript now, not only with the next turn
+        self.engine.append(*shell_messages(result))  # saved now, not with the next turn
 
     def _command_context(self) -> CommandContext:
         ctx = CommandContext(self.engine, self.runtime, self.printer.console(), self.commands,
