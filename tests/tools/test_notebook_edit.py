@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -278,3 +280,9 @@ def test_schema_flags_and_description() -> None:
     assert tool.description().startswith("Changes one cell of a Jupyter notebook")
     assert isinstance(tool.validate({"notebook_path": "/a.ipynb", "new_source": "x",
                                      "edit_mode": "append"}), str)
+
+
+def test_nbformat_is_imported_only_when_a_notebook_is_edited() -> None:
+    code = ("import sys, cc.main, cc.tools.read, cc.tools.notebook_edit, cc.tools.notebook_view; "
+            "assert 'nbformat' not in sys.modules, 'nbformat imported'")
+    subprocess.run([sys.executable, "-c", code], check=True)
