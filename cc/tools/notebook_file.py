@@ -96,9 +96,17 @@ def serialise(data: NotebookData, final_newline: bool) -> str:
 
 
 def validity_problem(data: NotebookData) -> str | None:
-    """Blocking: what makes `data` an invalid notebook by nbformat's schema, if anything."""
+    """Blocking: what makes `data` an invalid notebook by nbformat's schema, if anything
+    (or by its rule that cell ids are unique)."""
     from nbformat.validator import iter_validate
 
+    if not isinstance(data.get("nbformat_minor", 0), int):
+        return "nbformat_minor is not an integer"
+    seen: set[str] = set()
+    for cell_id in (c["id"] for c in data["cells"] if isinstance(c.get("id"), str)):
+        if cell_id in seen:
+            return f"the cell id {cell_id!r} is used twice"
+        seen.add(cell_id)
     for error in iter_validate(data):
         where = "/".join(str(p) for p in getattr(error, "absolute_path", ()) or ())
         message = str(getattr(error, "message", error)).split("\n", 1)[0]

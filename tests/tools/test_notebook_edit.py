@@ -252,6 +252,11 @@ async def test_missing_file(tmp_path: Path, ctx: ToolContext) -> None:
      "Only nbformat 4 notebooks are supported; this one is format 3"),
     ('{"cells": [{"cell_type": "code", "id": "c1", "source": "x"}], "metadata": {},'
      ' "nbformat": 4, "nbformat_minor": 5}', "not valid by nbformat's schema"),
+    ('{"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": "5"}',
+     "nbformat_minor is not an integer"),
+    (json.dumps({"cells": [v4.new_markdown_cell("a", id="c1"), v4.new_markdown_cell("b", id="c1")],
+                 "metadata": {}, "nbformat": 4, "nbformat_minor": 5}),
+     "the cell id 'c1' is used twice"),
 ])
 async def test_invalid_notebooks_are_refused(tmp_path: Path, ctx: ToolContext, text: str,
                                              message: str) -> None:
