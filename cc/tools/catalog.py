@@ -63,6 +63,8 @@ def builtin_entries() -> list[CatalogEntry]:
         _lazy("Read", "cc.tools.read", "ReadTool", "read a file"),
         _lazy("Edit", "cc.tools.edit", "EditTool", "edit replace text in a file"),
         _lazy("Write", "cc.tools.write", "WriteTool", "write create a file"),
+        _lazy("NotebookEdit", "cc.tools.notebook_edit", "NotebookEditTool",
+              "jupyter notebook ipynb cell edit insert delete"),
         _lazy("TodoWrite", "cc.tools.todo_write", "TodoWriteTool",
               "todo checklist plan progress track"),
         _lazy("TaskStop", "cc.tools.task_stop", "TaskStopTool",

@@ -1,4 +1,5 @@
-"""Read: a text file as numbered lines, or an image as an image block."""
+"""Read: a text file as numbered lines, an image as an image block, a Jupyter notebook
+as its cells with their outputs (`cc.tools.notebook_view`)."""
 
 from __future__ import annotations
 
@@ -109,6 +110,8 @@ class ReadTool(ReadOnlyTool):
         try:
             if ext in IMAGE_EXTENSIONS:
                 result = await self._image(path, st.st_size)
+            elif ext == ".ipynb":
+                result = await self._notebook(path)
             elif ext in BINARY_EXTENSIONS:
                 result = self._binary(path)
             else:
@@ -176,6 +179,12 @@ class ReadTool(ReadOnlyTool):
         }
         summary = f"Read {_lines(len(lines))}"
         return ToolResult(content, data={"type": "text", "file": file}, summary=summary)
+
+    @staticmethod
+    async def _notebook(path: Path) -> ToolResult:
+        from cc.tools.notebook_view import read_notebook
+
+        return await asyncio.to_thread(read_notebook, path)
 
     async def _image(self, path: Path, size: int) -> ToolResult:
         if size > MAX_IMAGE_BYTES:

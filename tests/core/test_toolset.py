@@ -57,6 +57,13 @@ def test_search_ranks_names_before_hints_and_load_skips_what_is_loaded() -> None
     assert tools.load(["TaskList", "TaskGet", "TaskGet", "Read"]) == ["TaskGet"]
 
 
+def test_keywords_find_notebook_edit() -> None:
+    tools = toolset([])
+    assert "NotebookEdit" in tools.deferred()
+    assert tools.search("notebook jupyter", 5)[0] == "NotebookEdit"
+    assert tools.search("ipynb", 5) == ["NotebookEdit"]
+
+
 def test_the_announcement_names_what_waits_once() -> None:
     messages: list[Message] = []
     tools = toolset(messages)

@@ -8,8 +8,8 @@ from tests.conftest import Project
 from tests.fakeapi import CutStream, Fault, Reply, text, thinking, tool_use
 
 README = "# Demo\nThis project computes primes.\n"
-BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "TodoWrite",
-              "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Agent",
+BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit",
+              "TodoWrite", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Agent",
               "SendMessage"]
 
 
