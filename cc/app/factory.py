@@ -154,11 +154,10 @@ async def build_engine(
     warnings: list[str] | None = None,
     parent: QueryEngine | None = None,
 ) -> Built:
-    """An engine for `spec`, finished. With `parent` (a fork), its API client is
-    shared; otherwise a new client is made. The sandbox is the session's."""
+    """An engine for `spec`, finished. Its API client (the parent's, which is the
+    session's) and sandbox are the session's, which closes them."""
     from cc.agents.control import AgentControl
     from cc.compact.compactor import Compactor
-    from cc.core.client import ModelClient
     from cc.core.pipeline.executor import ToolExecutor
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.core.services import services_of
@@ -206,11 +205,11 @@ async def build_engine(
         hooks.agent_transcript_path = str(spec.transcript) if spec.transcript else None
     executor = ToolExecutor(registry, ctx, permissions=spec.gate or checker,
                             hooks=hooks if hooks is not None else NoHooks())
-    client = parent.client if parent is not None else ModelClient(session.credentials)
+    client = parent.client if parent is not None else session.client
     # A sub-agent's refusals are its session's: one log, the main agent's.
     denials = parent.denials if parent is not None and not spec.internal else None
     engine = QueryEngine(config, client, registry, executor, hooks=hooks,
-                         shares_with_parent=parent is not None, denials=denials,
+                         shares_with_parent=True, denials=denials,
                          agent=spec.identity, is_fork=spec.is_fork, messages=spec.seed,
                          news=spec.news,
                          tool_search=_tool_search(session) and "ToolSearch" in registry)

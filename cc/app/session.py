@@ -27,7 +27,7 @@ from cc.app.options import SessionOptions
 if TYPE_CHECKING:
     from cc.agents.extractor import ExtractionCoordinator
     from cc.config.settings import Settings
-    from cc.core.client import Credentials
+    from cc.core.client import Credentials, ModelClient
     from cc.core.events import Event
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
@@ -73,8 +73,9 @@ class Session:
         self.resumed = False
         #: The background memory extraction, when memory and extraction are on.
         self.extractor: ExtractionCoordinator | None = None
-        #: What outlives one agent (connections the next issues bring), closed last.
+        #: What outlives one agent (the connection, the sandbox, MCP servers), closed last.
         self.supervisor = Supervisor()
+        self._client: ModelClient | None = None
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -99,6 +100,17 @@ class Session:
         return self.facts.options
 
     @property
+    def client(self) -> ModelClient:
+        """The API client every agent of the session talks through (made on first need,
+        closed when the session closes)."""
+        if self._client is None:
+            from cc.core.client import ModelClient
+
+            self._client = ModelClient(self.credentials)
+            self.supervisor.on_close(self._client.close)
+        return self._client
+
+    @property
     def engine(self) -> QueryEngine:
         if self._main is None:
             raise RuntimeError("the session has no main agent yet (open() builds it)")
@@ -113,6 +125,8 @@ class Session:
         from cc.app.factory import build_main
 
         built = await build_main(self, extra_tools)
+        if self.sandbox is not None:
+            self.supervisor.on_close(self.sandbox.close)
         self._main = built.engine
         self.permissions = built.checker
         self.extractor = extraction_for(self)

@@ -127,7 +127,7 @@ class QueryEngine:
         self.transcript_factory: Callable[[str], TranscriptSink] | None = None
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
-        #: A fork: the client and sandbox belong to the parent, which closes them.
+        #: The client and sandbox belong to someone else (the session), who closes them.
         self.shares_with_parent = shares_with_parent
         #: A sub-agent's engine: who it is (None: the session's main agent).
         self.agent = agent
@@ -441,8 +441,8 @@ class QueryEngine:
 
     def _own_resources(self, ctx: ToolContext) -> None:
         """What `aclose()` ends, in this order: background commands, the shell, then the
-        sandbox and the connection (the parent's in a fork, so left open). Read from the
-        context when closing: a test may attach a shell later."""
+        sandbox and the connection (unless the session owns them). Read from the context
+        when closing: a test may attach a shell later."""
 
         async def tasks() -> None:
             if ctx.tasks is not None:

@@ -101,7 +101,7 @@ async def test_a_fork_shares_the_client_and_rules_and_nothing_per_conversation(
     assert [t["name"] for t in first["tools"]] == ["Grep", "Read"]
     assert [m["content"][0]["text"] for m in second["messages"]] == ["and you?"]
     assert parent.messages[-1].text == "the parent goes on"
-    await parent.aclose()
+    await rt.close()  # the main agent, then the session's client
     fake_api.assert_clean()
 
 
@@ -129,8 +129,9 @@ async def test_a_grant_given_while_an_agent_runs_stays_with_whoever_got_it(
     assert later.checker.evaluate(bash, make)[0].behavior == "allow"  # started after it
     main_gate.add_rules("deny", ["Bash(make:*)"], persist=False)
     assert child.checker.evaluate(bash, make)[0].behavior == "deny"
-    for engine in (child.engine, later.engine, parent):
+    for engine in (child.engine, later.engine):
         await engine.aclose()
+    await rt.close()
 
 
 async def test_fork_returns_a_finished_engine(tmp_path: Path, fake_api: FakeAPI) -> None:

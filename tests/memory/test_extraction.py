@@ -112,7 +112,7 @@ async def test_turns_that_end_while_it_runs_coalesce_into_one_more(
         fake_api.assert_clean()
     finally:
         release.set()
-        await engine.aclose()
+        await session.close()
     assert not asyncio.all_tasks() - {asyncio.current_task()}
 
 
@@ -143,4 +143,4 @@ async def test_what_the_extraction_is_refused_is_not_the_sessions(
         assert list(engine.denials) == []
         fake_api.assert_clean()
     finally:
-        await engine.aclose()
+        await session.close()
