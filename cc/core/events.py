@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from cc.core.denials import Denial
 from cc.errors import ModelCallError
 from cc.identity import AgentInfo
 from cc.models.content_blocks import ContentBlock, ToolUseBlock
@@ -114,10 +115,9 @@ class Notice:
 
 @dataclass(frozen=True)
 class PermissionDenied:
-    tool_name: str
-    tool_use_id: str
-    tool_input: dict[str, Any]
-    message: str
+    """A call of this agent's was refused (the session's log has it too)."""
+
+    denial: Denial
 
 
 @dataclass(frozen=True)

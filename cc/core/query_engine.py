@@ -330,8 +330,7 @@ class QueryEngine:
                     self._last_response_at = self._clock()
                 for denial in self.denials.since(seen_denials):
                     if denial.agent_id == self.agent_id:  # an agent's come wrapped
-                        yield PermissionDenied(denial.tool_name, denial.tool_use_id,
-                                               denial.tool_input, denial.message)
+                        yield PermissionDenied(denial)
                 seen_denials = len(self.denials)
                 if isinstance(event, Terminal):
                     event = dataclasses.replace(event, summary=self.summarize())

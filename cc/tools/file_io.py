@@ -181,6 +181,17 @@ def read_problem(ctx: ToolContext, key: str | None, mtime_ns: int) -> str | None
     return None
 
 
+async def write_problem(ctx: ToolContext, path: Path,
+                        st: os.stat_result) -> tuple[str | None, str | None]:
+    """(the read key, why it may not be written) for an existing file: it must be a
+    regular file the conversation read, unchanged since."""
+    problem = kind_problem(path, st)
+    if problem is not None:
+        return None, problem
+    key = await find_read_key(ctx, path)
+    return key, read_problem(ctx, key, st.st_mtime_ns)
+
+
 def record_write(ctx: ToolContext, path: Path, mtime_ns: int, key: str | None = None) -> None:
     """Note that the conversation knows the file as just written."""
     for k in {str(path), key or str(path)}:

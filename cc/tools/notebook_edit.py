@@ -178,11 +178,7 @@ class NotebookEditTool(Tool):
             return ToolResult.error(f"File does not exist. Current working directory: {ctx.cwd}")
         except PermissionError:
             return ToolResult.error(f"Permission denied: cannot access {path}.")
-        problem = file_io.kind_problem(path, st)
-        key = None
-        if problem is None:
-            key = await file_io.find_read_key(ctx, path)
-            problem = file_io.read_problem(ctx, key, st.st_mtime_ns)
+        key, problem = await file_io.write_problem(ctx, path, st)
         if problem:
             return ToolResult.error(problem)
         try:

@@ -42,11 +42,7 @@ class WriteTool(Tool):
             return await self._create(path, inp, ctx)
         except PermissionError:
             return ToolResult.error(f"Permission denied: cannot access {path}.")
-        key = None
-        problem = file_io.kind_problem(path, st)
-        if problem is None:
-            key = await file_io.find_read_key(ctx, path)
-            problem = file_io.read_problem(ctx, key, st.st_mtime_ns)
+        key, problem = await file_io.write_problem(ctx, path, st)
         if problem:
             return ToolResult.error(problem)
         try:

@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from cc.app.session import Session
 from cc.core.client import Credentials
 from cc.session.paths import project_dir
 from tests.conftest import Project
@@ -83,15 +84,21 @@ def test_an_extraction_that_would_save_a_key_is_refused(project: Project) -> Non
     assert not (folder / "aws.md").exists()
 
 
-async def test_turns_that_end_while_it_runs_coalesce_into_one_more(
-    tmp_path: Path, fake_api: FakeAPI
-) -> None:
+async def opened_session(tmp_path: Path, fake_api: FakeAPI) -> Session:
+    """A session whose main agent is built, its memory extraction on."""
     cwd, config = tmp_path / "project", tmp_path / "config"
     cwd.mkdir()
     config.mkdir()
     session = make_session(cwd, config,
                            credentials=Credentials(api_key="test-key", base_url=fake_api.base_url))
     await session.open()
+    return session
+
+
+async def test_turns_that_end_while_it_runs_coalesce_into_one_more(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    session = await opened_session(tmp_path, fake_api)
     engine, coordinator = session.engine, session.extractor
     assert coordinator is not None
     release = threading.Event()
@@ -121,13 +128,8 @@ async def test_what_the_extraction_is_refused_is_not_the_sessions(
 ) -> None:
     """The keeper is the harness's own helper: the calls its guard refuses are not listed
     in the session's `permission_denials` (the user asked for none of them)."""
-    cwd, config = tmp_path / "project", tmp_path / "config"
-    cwd.mkdir()
-    config.mkdir()
-    session = make_session(cwd, config,
-                           credentials=Credentials(api_key="test-key", base_url=fake_api.base_url))
-    await session.open()
-    engine, coordinator = session.engine, session.extractor
+    session = await opened_session(tmp_path, fake_api)
+    cwd, engine, coordinator = session.cwd, session.engine, session.extractor
     assert coordinator is not None
     outside = cwd / "stolen.md"
     keeper = keeper_route(fake_api, Reply([tool_use("Write", {"file_path": str(outside),
