@@ -92,7 +92,7 @@ def _run_interactive(args: argparse.Namespace) -> int:
     return asyncio.run(run())
 
 
-def _repl_services(runtime: Session) -> Services:
+def _repl_services(session: Session) -> Services:
     """What the REPL's commands need of the parts it does not own."""
     from cc.commands.context import Services, SessionSummary
     from cc.permissions.grants import command_permit
@@ -103,23 +103,23 @@ def _repl_services(runtime: Session) -> Services:
         return [
             SessionSummary(s.session_id, s.summary or s.first_prompt, s.modified.timestamp(),
                            s.message_count)
-            for s in list_sessions(runtime.cwd, runtime.config_dir, limit=20)
-            if s.session_id != runtime.engine.session_id
+            for s in list_sessions(session.cwd, session.config_dir, limit=20)
+            if s.session_id != session.engine.session_id
         ]
 
     def resume(session_id: str) -> None:
         from cc.session.attach import resume_into
         from cc.session.loader import find_session_by_id
 
-        path = find_session_by_id(runtime.config_dir, session_id, runtime.cwd)
+        path = find_session_by_id(session.config_dir, session_id, session.cwd)
         if path is None:
             raise UsageError(f"No conversation found with session ID: {session_id}")
-        resume_into(runtime.engine, path, cwd=runtime.cwd)
+        resume_into(session.engine, path, cwd=session.cwd)
 
     return Services(
         list_sessions=sessions,
         resume_session=resume,
-        permit_shell=command_permit(runtime.permissions, runtime.engine.registry.get("Bash")),
+        permit_shell=command_permit(session.permissions, session.engine.registry.get("Bash")),
     )
 
 

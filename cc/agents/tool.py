@@ -2,7 +2,8 @@
 
 In the foreground the call's result is the agent's report; with `run_in_background` it
 returns at once, and the agent's end reaches the model as a `<task-notification>` with
-its next request. The tool reaches its engine through the context's `engine_ref`.
+its next request. The tool reaches its agent through the `agents` service of the
+context's `engine_ref` (`cc.agents.control`).
 """
 
 from __future__ import annotations
