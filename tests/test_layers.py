@@ -78,3 +78,29 @@ def test_the_layers_stand_in_their_order() -> None:
     upward = sorted(f"{a} -> {b}" for a in order for b in graph.get(a, ())
                     if b in order and order.index(b) > order.index(a))
     assert upward == []
+
+
+def test_only_the_engine_writes_its_conversation() -> None:
+    """`<engine>.messages` is changed by the engine alone (its loop, and its named
+    operations: append, compact, replace_messages, clear): nowhere else is it assigned,
+    sliced into or appended to."""
+    mutators = {"append", "extend", "insert", "clear", "pop", "remove", "sort", "reverse"}
+    owners = {ROOT / "core" / "query_engine.py", ROOT / "core" / "query_loop.py"}
+    found = []
+    for path in ROOT.rglob("*.py"):
+        if path in owners:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            targets: list[ast.expr] = []
+            if isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                  and node.func.attr in mutators):
+                targets = [node.func.value]
+            for target in targets:
+                if isinstance(target, ast.Subscript):
+                    target = target.value
+                if isinstance(target, ast.Attribute) and target.attr == "messages" and not (
+                        isinstance(target.value, ast.Name) and target.value.id == "self"):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert found == []

@@ -22,7 +22,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from string import Template
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cc.compact import auto
 from cc.compact.summarize import fallback_request, summary_of, summary_request
@@ -47,8 +47,12 @@ from cc.models.usage import zeroed_usage
 
 if TYPE_CHECKING:
     from cc.core.client import ModelRequest
-    from cc.core.query_engine import QueryEngine
+    from cc.core.query_engine import EngineConfig, TranscriptSink
+    from cc.core.toolset import Toolset
+    from cc.hooks.runner import HookOutcome
+    from cc.models.messages import AssistantMessage
     from cc.models.state import QueryState
+    from cc.tools.base import ToolContext
 
 #: At least this many exchanges must lie before the kept tail for a compaction to help.
 MIN_GROUPS = 2
@@ -63,10 +67,44 @@ MAX_FILES_TOKENS = 50_000
 TOO_FEW = "too few exchanges to compact yet"
 
 
+class CompactionHooks(Protocol):
+    async def pre_compact(self, trigger: str, custom: str | None) -> HookOutcome: ...
+
+    async def post_compact(self, trigger: str, summary: str) -> HookOutcome: ...
+
+
+class HasContext(Protocol):
+    ctx: ToolContext
+
+
+class CompactionHost(Protocol):
+    """What compaction uses of the engine it keeps (`cc.core.query_engine.QueryEngine`):
+    the conversation and its request parts, one request beside it (`ask`), its hooks,
+    its transcript, and the files and todos it re-attaches."""
+
+    messages: list[Message]
+    config: EngineConfig
+    toolset: Toolset
+    executor: HasContext
+    hooks: Any
+    transcript: TranscriptSink | None
+
+    @property
+    def model(self) -> str: ...
+
+    async def ask(self, request: ModelRequest) -> AssistantMessage | None: ...
+
+    def save(self) -> None: ...
+
+    def seconds_since_response(self) -> float | None: ...
+
+    async def start_session(self, source: str) -> list[str]: ...
+
+
 class Compactor:
     """One engine's context management."""
 
-    def __init__(self, engine: QueryEngine, *, settings: Mapping[str, Any],
+    def __init__(self, engine: CompactionHost, *, settings: Mapping[str, Any],
                  env: Mapping[str, str] | None = None) -> None:
         self.engine = engine
         self.settings = settings
@@ -295,7 +333,7 @@ def _kept(message: Message) -> Message:
     return message
 
 
-def _cap(engine: QueryEngine) -> int:
+def _cap(engine: CompactionHost) -> int:
     """The main request's output cap: the same thinking settings keep the cache warm."""
     from cc.core.query_loop import output_caps
 

@@ -194,3 +194,32 @@ async def test_the_system_prompts_model_line_follows_a_model_change(
     assert f"(model ID: {resolve_model('opus')})" in second
     assert resolve_model("sonnet") not in second
     await rt.close()
+
+
+async def test_resume_sets_the_session_id_through_the_engine(tmp_path: Path,
+                                                             fake_api: FakeAPI) -> None:
+    """The engine owns the session id: a resumed conversation's id reaches its requests'
+    transcript and its hooks through it (nobody writes it from outside)."""
+    from cc.session.attach import SessionChoice, attach_session
+
+    credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
+    first = runtime(tmp_path, credentials=credentials)
+    await first.open()
+    attach_session(first.engine, SessionChoice(), cwd=first.cwd, config=first.config_dir)
+    fake_api.script(Reply("one"))
+    async for _ in first.engine.submit("hello"):
+        pass
+    earlier = first.engine.session_id
+    await first.close()
+
+    again = runtime(tmp_path, credentials=credentials)
+    await again.open()
+    assert again.engine.session_id != earlier
+    attach_session(again.engine, SessionChoice(continue_latest=True), cwd=again.cwd,
+                   config=again.config_dir)
+    engine = again.engine
+    assert engine.session_id == earlier and engine.config.session_id == earlier
+    assert engine.hooks is not None and engine.hooks.session_id == earlier
+    assert [m.role for m in engine.messages] == ["user", "assistant"]
+    assert engine.messages[-1].text == "one"
+    await again.close()
