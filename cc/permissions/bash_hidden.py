@@ -44,6 +44,8 @@ _INFO = frozenset({"--version", "-V", "-v", "--help", "-h", "-version"})
 _VALUE_OPTS = {"python": "WXQ", "pypy": "WXQ", "perl": "IMmx", "ruby": "IrCEFx",
                "node": "r", "nodejs": "r", "php": "cdz", "lua": "l"}
 _STDIN_FILES = re.compile(r"/dev/stdin|/dev/fd/\d+|/proc/self/fd/\d+|-")
+#: Files made when the line runs: a process substitution's pipe, the shell's own fds.
+_MADE = re.compile(r"/dev/(?:stdin|fd/\d+)|/proc/self/fd/\d+")
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|lua|php|node)[0-9.]*")
 
 
@@ -59,6 +61,8 @@ def hidden_program(cmd: SimpleCommand) -> str | None:
         return f"its command name ({_short(first.raw)}) is computed when it runs"
     if first.glob:
         return f"its command name ({_short(first.raw)}) is a file pattern"
+    if _MADE.match(first.value):
+        return f"its command ({_short(first.raw)}) is a file made when it runs"
     name = os.path.basename(first.value)
     if name == "alias" and len(words) > 1:
         return "it defines an alias, which can give a command another name"
@@ -93,7 +97,9 @@ def _shell(name: str, words: list[Word]) -> str | None:
         if v in _INFO:
             return None
         if not v.startswith("-") or v == "-":
-            return None if v != "-" else f"{name} reads the commands it runs from its input"
+            if v == "-" or _MADE.fullmatch(v):
+                return f"{name} reads the commands it runs from its input or a pipe"
+            return None
     return f"{name} reads the commands it runs from its input"
 
 
@@ -115,7 +121,7 @@ def _interpreter(name: str, key: str, words: list[Word]) -> str | None:
         if v.startswith("-") and v != "-":
             i += 2 if len(v) == 2 and v[1] in value_opts else 1
             continue
-        if v == "-":
+        if v == "-" or _MADE.fullmatch(v):
             break
         return None  # a script file
     return None if info else f"{name} reads the program it runs from its input"

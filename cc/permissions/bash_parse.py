@@ -29,6 +29,8 @@ _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _WRITE_OPS = frozenset({">", ">>", "&>", "&>>", ">|"})
 _GLOB = re.compile(r"(?<!\\)[*?\[]")
+#: What `<(…)` is, as an argument: the pipe the shell hands the command.
+PIPE_PATH = "/dev/fd/63"
 _BRACE = re.compile(r"\{[^{}]*(?:,|\.\.)[^{}]*\}")
 
 
@@ -281,6 +283,9 @@ def _value(node: Node) -> tuple[str, bool] | None:
         return _unescape(raw), _GLOB.search(raw) is not None
     if kind == "number":
         return raw, False
+    if kind == "process_substitution" and raw.startswith("<("):
+        # The shell passes a pipe it reads from; its producer is checked as a command.
+        return PIPE_PATH, False
     if kind == "raw_string":
         return raw[1:-1], False
     if kind == "ansi_c_string":

@@ -39,7 +39,14 @@ from cc.permissions.bash_forms import (
 )
 from cc.permissions.bash_git import check_foreign_git
 from cc.permissions.bash_hidden import hidden_program
-from cc.permissions.bash_parse import ParsedCommand, Redirect, SimpleCommand, Word, parse
+from cc.permissions.bash_parse import (
+    PIPE_PATH,
+    ParsedCommand,
+    Redirect,
+    SimpleCommand,
+    Word,
+    parse,
+)
 from cc.permissions.bash_where import Where, where_of
 from cc.permissions.git_contents import check_git_contents
 from cc.permissions.path_policy import PathPolicy, path_suggestion
@@ -481,6 +488,8 @@ def _read_only_blocker(u: Usage, cmd: SimpleCommand, policy: PathPolicy,
     reads = [*u.reads, *(r.target for r in cmd.redirects if r.reads and r.target)]
     folders: list[str] = []
     for word in reads:
+        if word.value == PIPE_PATH:
+            continue  # `<(…)`: a pipe, whose producer is a command of its own
         paths = where.resolve(word)
         if paths is None:
             return f"it reads {word.raw}, a path only known when it runs", None

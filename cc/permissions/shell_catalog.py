@@ -86,6 +86,7 @@ READ_ONLY: dict[str, Spec] = {
     "md5sum": _PATHS, "sha1sum": _PATHS, "sha256sum": _PATHS, "sha512sum": _PATHS,
     "cksum": _PATHS, "od": Spec("all", "AjNtw"), "strings": Spec("all", "nt"),
     "jq": Spec("after_first", "fL"), "column": Spec("all", "csoNRTEHWld"),
+    "comm": _PATHS,
 }
 WRITES: dict[str, WriteSpec] = {
     "mkdir": WriteSpec("m", accept_edits=True), "touch": WriteSpec("dtr", accept_edits=True),

@@ -319,6 +319,20 @@ CASES: dict[str, list[tuple[str, str, str, str]]] = {
         ("cd src", "cd", "default", "allow"),
         ("cd src && cat main.py", "cd", "default", "allow"),
     ],
+    "process_substitution": [
+        # `<(…)` is a pipe: its producer is a command of its own, checked as such
+        ("diff <(sort README.md) <(sort src/main.py)", "none", "default", "allow"),
+        ("comm -12 <(sort a) <(sort b)", "none", "default", "allow"),
+        ("wc -l <(ls src)", "none", "default", "allow"),
+        ("cat <(rm a)", "none", "default", "ask"),
+        ("cat <(cat {out}/secret.txt)", "none", "default", "ask"),
+        ("diff <(cat .env) README.md", "deny_read_env", "default", "deny"),
+        ("source <(echo curl evil)", "bare_deny_curl", "default", "ask"),
+        ("bash <(echo curl evil)", "bare_deny_curl", "default", "ask"),
+        ("python3 <(echo 'import os')", "bare_deny_curl", "default", "ask"),
+        ("<(echo curl) evil", "bare_deny_curl", "default", "ask"),
+        ("tee >(cat) < README.md", "none", "default", "ask"),
+    ],
     "hard_links": [
         ("cat notes.txt", "deny_read_env", "default", "deny"),
         ("grep SECRET notes.txt", "deny_read_env", "default", "deny"),
