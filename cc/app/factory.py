@@ -105,9 +105,11 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     session.memory_dir = _memory_folder(session)
     permissions.memory_dir = session.memory_dir  # the main agent writes it unasked
     session.sandbox = _sandbox(session, permissions, warnings)
+    warnings += _skill_warnings(session)
     # A coordinator's few tools are its whole purpose: none of them waits to be loaded.
     search = _tool_search(session) and not options.coordinator
-    registry = build_registry(options.tools, permissions, extra_tools, search=search)
+    registry = build_registry(options.tools, permissions, extra_tools, search=search,
+                              skill_roots=(session.cwd, session.config_dir))
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
@@ -226,13 +228,14 @@ async def build_engine(
 
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
-                   extra: Sequence[Tool] = (), *, search: bool = False) -> ToolRegistry:
+                   extra: Sequence[Tool] = (), *, search: bool = False,
+                   skill_roots: tuple[Path, Path] | None = None) -> ToolRegistry:
     """The catalog's tools (each module imported on first use) and `extra`, plus
     ToolSearch when tool search is on, less those `--tools` leaves out and those a bare
-    deny rule hides from the model."""
+    deny rule hides from the model. Skill comes with `skill_roots` (where skills are)."""
     from cc.tools.catalog import builtin_entries, entry_of, tool_search_entry
 
-    entries = [*builtin_entries(), *map(entry_of, extra)]
+    entries = [*builtin_entries(skill_roots), *map(entry_of, extra)]
     if search:
         entries.append(tool_search_entry())
     return _offered(entries, tools, permissions)
@@ -270,6 +273,16 @@ def _permission_context(
     )
     warnings += permissions.warnings
     return permissions
+
+
+def _skill_warnings(session: Session) -> list[str]:
+    """One line per skill skipped for its frontmatter (said once, at start-up)."""
+    if not any(d.is_dir() for d in (session.cwd / ".claude" / "skills",
+                                    session.config_dir / "skills")):
+        return []  # nothing to import or read
+    from cc.input.skills import load_skills
+
+    return load_skills(session.cwd, session.config_dir).warnings
 
 
 def _memory_folder(session: Session) -> Path | None:
