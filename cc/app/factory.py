@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cc.tools.base import Tool
     from cc.tools.catalog import CatalogEntry
     from cc.tools.registry import ToolRegistry
+    from cc.tools.skill import SkillSource
 
 __all__ = ["AgentSpec", "Built", "build_engine", "build_main", "build_registry", "fork",
            "main_spec"]
@@ -108,8 +109,10 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     warnings += _skill_warnings(session)
     # A coordinator's few tools are its whole purpose: none of them waits to be loaded.
     search = _tool_search(session) and not options.coordinator
+    from cc.input.skills import SkillLibrary
+
     registry = build_registry(options.tools, permissions, extra_tools, search=search,
-                              skill_roots=(session.cwd, session.config_dir))
+                              skills=SkillLibrary(session.cwd, session.config_dir))
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
@@ -229,13 +232,13 @@ async def build_engine(
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
                    extra: Sequence[Tool] = (), *, search: bool = False,
-                   skill_roots: tuple[Path, Path] | None = None) -> ToolRegistry:
+                   skills: SkillSource | None = None) -> ToolRegistry:
     """The catalog's tools (each module imported on first use) and `extra`, plus
     ToolSearch when tool search is on, less those `--tools` leaves out and those a bare
-    deny rule hides from the model. Skill comes with `skill_roots` (where skills are)."""
+    deny rule hides from the model. Skill comes with a source of `skills`."""
     from cc.tools.catalog import builtin_entries, entry_of, tool_search_entry
 
-    entries = [*builtin_entries(skill_roots), *map(entry_of, extra)]
+    entries = [*builtin_entries(skills), *map(entry_of, extra)]
     if search:
         entries.append(tool_search_entry())
     return _offered(entries, tools, permissions)

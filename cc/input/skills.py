@@ -20,8 +20,9 @@ from pathlib import Path
 from cc.config.frontmatter import parse_frontmatter, split_list
 from cc.errors import FrontmatterError
 from cc.input.custom import CustomCommand, substitute_arguments
+from cc.tools.skill import StartedSkill
 
-__all__ = ["SkillScan", "find_skill", "load_skills", "skill_listing", "skill_text"]
+__all__ = ["SkillLibrary", "SkillScan", "find_skill", "load_skills", "skill_listing", "skill_text"]
 
 SKILL_FILE = "SKILL.md"
 
@@ -103,3 +104,24 @@ def skill_text(skill: CustomCommand, args: str, *, session_id: str = "",
 
 def base_line(base: Path) -> str:
     return f"Base directory for this skill: {base}"
+
+
+class SkillLibrary:
+    """The Skill tool's source: the skills of a project and a config folder, looked up
+    again on each use (a skill added mid-session shows up)."""
+
+    def __init__(self, cwd: Path, config_dir: Path) -> None:
+        self.cwd, self.config_dir = cwd, config_dir
+
+    def listing(self) -> list[str]:
+        return skill_listing(load_skills(self.cwd, self.config_dir).skills)
+
+    def start(self, name: str, args: str) -> StartedSkill | str:
+        skill = find_skill(load_skills(self.cwd, self.config_dir).skills, name)
+        if skill is None:
+            return f"Unknown skill: {name.strip()}"
+        if skill.disable_model_invocation:
+            return (f"The skill {skill.name} is for the user to run (/{skill.name}); it "
+                    "cannot be started with this tool.")
+        text = skill_text(skill, args, project_dir=self.cwd)
+        return StartedSkill(skill.name, text, skill.allowed_tools)

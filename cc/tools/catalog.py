@@ -16,11 +16,11 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cc.tools.base import Tool
+    from cc.tools.skill import SkillSource
 
 #: Tools sent by name only until loaded (when tool search is on).
 DEFERRED = frozenset({
@@ -53,10 +53,10 @@ def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] 
     return CatalogEntry(name, load, name in DEFERRED, aliases, hint)
 
 
-def builtin_entries(skill_roots: tuple[Path, Path] | None = None) -> list[CatalogEntry]:
-    """The built-in tools, in the order their definitions go out; Skill with
-    `skill_roots` (the project folder and the config folder its skills are found in)."""
-    skills = [skill_entry(*skill_roots)] if skill_roots is not None else []
+def builtin_entries(skills: SkillSource | None = None) -> list[CatalogEntry]:
+    """The built-in tools, in the order their definitions go out; Skill with a source
+    of `skills`."""
+    skill = [skill_entry(skills)] if skills is not None else []
     return [
         _lazy("TaskOutput", "cc.tools.task_output", "TaskOutputTool",
               "background shell command output read poll", ("BashOutput",)),
@@ -78,17 +78,17 @@ def builtin_entries(skill_roots: tuple[Path, Path] | None = None) -> list[Catalo
         _lazy("TaskList", "cc.tools.task_list", "TaskListTool", "task list todo all status"),
         _lazy("TaskUpdate", "cc.tools.task_update", "TaskUpdateTool",
               "task list update status owner complete block"),
-        *skills,
+        *skill,
     ]
 
 
-def skill_entry(cwd: Path, config_dir: Path) -> CatalogEntry:
+def skill_entry(source: SkillSource) -> CatalogEntry:
     """Skill: sent in full (not deferred), its module imported on first use."""
 
     def load() -> Tool:
         from cc.tools.skill import SkillTool
 
-        return SkillTool(cwd, config_dir)
+        return SkillTool(source)
 
     return CatalogEntry("Skill", load, False, (), "skill run start instructions workflow")
 
