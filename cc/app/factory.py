@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from cc.tools.base import Tool
     from cc.tools.catalog import CatalogEntry
     from cc.tools.registry import ToolRegistry
+    from cc.tools.skill import SkillSource
 
 __all__ = ["AgentSpec", "Built", "build_engine", "build_main", "build_registry", "fork",
            "main_spec"]
@@ -105,9 +106,13 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     session.memory_dir = _memory_folder(session)
     permissions.memory_dir = session.memory_dir  # the main agent writes it unasked
     session.sandbox = _sandbox(session, permissions, warnings)
+    warnings += _skill_warnings(session)
     # A coordinator's few tools are its whole purpose: none of them waits to be loaded.
     search = _tool_search(session) and not options.coordinator
-    registry = build_registry(options.tools, permissions, extra_tools, search=search)
+    from cc.input.skills import SkillLibrary
+
+    registry = build_registry(options.tools, permissions, extra_tools, search=search,
+                              skills=SkillLibrary(session.cwd, session.config_dir))
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
@@ -226,13 +231,14 @@ async def build_engine(
 
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
-                   extra: Sequence[Tool] = (), *, search: bool = False) -> ToolRegistry:
+                   extra: Sequence[Tool] = (), *, search: bool = False,
+                   skills: SkillSource | None = None) -> ToolRegistry:
     """The catalog's tools (each module imported on first use) and `extra`, plus
     ToolSearch when tool search is on, less those `--tools` leaves out and those a bare
-    deny rule hides from the model."""
+    deny rule hides from the model. Skill comes with a source of `skills`."""
     from cc.tools.catalog import builtin_entries, entry_of, tool_search_entry
 
-    entries = [*builtin_entries(), *map(entry_of, extra)]
+    entries = [*builtin_entries(skills), *map(entry_of, extra)]
     if search:
         entries.append(tool_search_entry())
     return _offered(entries, tools, permissions)
@@ -270,6 +276,16 @@ def _permission_context(
     )
     warnings += permissions.warnings
     return permissions
+
+
+def _skill_warnings(session: Session) -> list[str]:
+    """One line per skill skipped for its frontmatter (said once, at start-up)."""
+    if not any(d.is_dir() for d in (session.cwd / ".claude" / "skills",
+                                    session.config_dir / "skills")):
+        return []  # nothing to import or read
+    from cc.input.skills import load_skills
+
+    return load_skills(session.cwd, session.config_dir).warnings
 
 
 def _memory_folder(session: Session) -> Path | None:

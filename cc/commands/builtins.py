@@ -2,7 +2,7 @@
 
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
 /config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`,
-/agents in `agents_view.py`, /team in `team_view.py`;
+/agents in `agents_view.py`, /skills in `skills_view.py`, /team in `team_view.py`;
 /resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help order.
 """
 
@@ -23,6 +23,7 @@ from cc.commands.info import (
 from cc.commands.registry import BuiltinCommand
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
+from cc.commands.skills_view import skills_command
 from cc.commands.team_view import team_command
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
@@ -169,6 +170,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("sandbox", "Show the Bash sandbox's state", sandbox_command),
     BuiltinCommand("agents", "List the sub-agent types and where they are defined",
                    agents_command),
+    BuiltinCommand("skills", "List the skills and how to run them", skills_command),
     BuiltinCommand("team", "The team's members and their state; /team <name>: a member's "
                    "conversation", team_command, argument_hint="[name]"),
     BuiltinCommand("context", "What fills the context window", context_command),

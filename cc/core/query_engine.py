@@ -142,6 +142,8 @@ class QueryEngine:
         self._last_response_at: float | None = None
         #: Called when a turn of this conversation completes (memory extraction).
         self._turn_listeners: list[Callable[[], None]] = []
+        #: Undoes of the grants that last until the running turn ends.
+        self._turn_grants: list[Callable[[], None]] = []
         #: What waits for the next request: background commands and agents that ended,
         #: letters (a team's, a teammate's mailbox), texts posted to it.
         ctx = executor.ctx
@@ -223,6 +225,21 @@ class QueryEngine:
     def on_turn_end(self, listener: Callable[[], None]) -> None:
         """Call `listener` when a turn of this conversation completes."""
         self._turn_listeners.append(listener)
+
+    def grant_for_turn(self, rules: Sequence[str]) -> list[str]:
+        """Allow `rules` in this agent until the running turn ends (a skill's
+        `allowed-tools`); the warnings for rules that do not parse."""
+        from cc.permissions.checker import PermissionChecker
+        from cc.permissions.grants import grant_rules
+
+        gate = self.executor.permissions
+        if not rules:
+            return []
+        if not isinstance(gate, PermissionChecker):
+            return ["this agent's permissions take no grants"]
+        undo, warnings = grant_rules(gate, rules)
+        self._turn_grants.append(undo)
+        return warnings
 
     async def ask(self, request: ModelRequest) -> AssistantMessage | None:
         """One request beside the conversation (a summary, a side question), with the
@@ -342,6 +359,8 @@ class QueryEngine:
             messages.append(UserMessage.text(INTERRUPTED_TEXT, is_meta=True))
             raise
         finally:
+            while self._turn_grants:
+                self._turn_grants.pop()()
             if ours:
                 self.save()
 

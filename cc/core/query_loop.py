@@ -52,6 +52,7 @@ from cc.models.content_blocks import (
     TextBlock,
     ToolResultBlock,
     ToolUseBlock,
+    parse_block,
 )
 from cc.models.messages import (
     AssistantMessage,
@@ -543,12 +544,17 @@ def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:
 
 
 def result_line(done: ToolDone) -> UserMessage:
-    """One tool result as its own user message (a transcript writes it as it arrives)."""
-    return _results_message([done.tool_use], {done.tool_use.id: done})
+    """One tool result as its own user message (a transcript writes it as it arrives;
+    its extra blocks come with the whole message)."""
+    return _results_message([done.tool_use], {done.tool_use.id: done}, extras=False)
 
 
-def _results_message(tool_uses: list[ToolUseBlock], done: dict[str, ToolDone]) -> UserMessage:
-    blocks = []
+def _results_message(tool_uses: list[ToolUseBlock], done: dict[str, ToolDone], *,
+                     extras: bool = True) -> UserMessage:
+    """The results in call order, then the blocks results carry beside them (the API
+    wants every tool_result first)."""
+    blocks: list[ContentBlock] = []
+    after: list[ContentBlock] = []
     data = []
     for tool_use in tool_uses:
         event = done.get(tool_use.id)
@@ -556,6 +562,8 @@ def _results_message(tool_uses: list[ToolUseBlock], done: dict[str, ToolDone]) -
             continue  # normalize_messages_for_api supplies the missing result
         result = event.result
         blocks.append(ToolResultBlock(tool_use.id, result.content, is_error=result.is_error))
+        if extras:
+            after.extend(parse_block(b) for b in result.extra_blocks)
         plain = result.content if isinstance(result.content, str) else None
         data.append(result.data if result.data is not None else plain)
-    return UserMessage(blocks, tool_use_result=data[0] if len(data) == 1 else data)
+    return UserMessage([*blocks, *after], tool_use_result=data[0] if len(data) == 1 else data)

@@ -24,6 +24,7 @@ def services_of(engine: QueryEngine, agents: Any = None) -> AgentServices:
         agents=agents,
         task_hooks=engine.hooks,
         end_turn=engine.end_turn_after_tools,
+        grant_for_turn=engine.grant_for_turn,
     )
 
 

@@ -55,10 +55,15 @@ class CustomCommand:
     model: str | None = None
     disable_model_invocation: bool = False
     argument_names: tuple[str, ...] = ()
+    #: A skill's folder (`cc.input.skills`); None for a command file.
+    base_dir: Path | None = None
 
     @property
     def label(self) -> str:
-        """What /help shows after the description: "(project)", "(user:git)"."""
+        """What /help shows after the description: "(project)", "(user:git)",
+        "(project skill)"."""
+        if self.base_dir is not None:
+            return f"({self.scope} skill)"
         return f"({self.scope}:{self.namespace})" if self.namespace else f"({self.scope})"
 
     @property
@@ -81,8 +86,11 @@ def command_dirs(cwd: Path, config_dir: Path) -> list[tuple[str, Path]]:
 
 
 def load_custom_commands(cwd: Path, config_dir: Path) -> list[CustomCommand]:
-    """Every command file found; of two with the same name and folder, the project's wins."""
-    found: dict[str, CustomCommand] = {}
+    """Every skill and command file found; of two with the same name and folder, a
+    skill beats a command, and a project's beats a user's."""
+    from cc.input.skills import load_skills
+
+    found: dict[str, CustomCommand] = {s.name: s for s in load_skills(cwd, config_dir).skills}
     for scope, root in command_dirs(cwd, config_dir):
         if not root.is_dir():
             continue
@@ -100,13 +108,15 @@ def load_custom_commands(cwd: Path, config_dir: Path) -> list[CustomCommand]:
 
 
 def find_custom(commands: list[CustomCommand], name: str) -> CustomCommand | None:
-    """The command `/name` runs: `folder:name` exactly, else a plain name (a project's
-    before a user's, one at the top before one in a folder)."""
+    """The command `/name` runs: `folder:name` exactly, else a plain name (a skill
+    before a command, a project's before a user's, one at the top before one in a
+    folder)."""
     for command in commands:
         if command.namespace and command.qualified_name == name:
             return command
     plain = [c for c in commands if c.name == name]
-    plain.sort(key=lambda c: (c.namespace is not None, c.scope != "project"))
+    plain.sort(key=lambda c: (c.base_dir is None, c.namespace is not None,
+                              c.scope != "project"))
     return plain[0] if plain else None
 
 
@@ -221,11 +231,15 @@ async def expand_command(
     variables = {
         "CLAUDE_SESSION_ID": session_id,
         "CLAUDE_PROJECT_DIR": str(cwd),
-        "CLAUDE_SKILL_DIR": str(command.path.parent),
+        "CLAUDE_SKILL_DIR": str(command.base_dir or command.path.parent),
     }
     text = substitute_arguments(
         command.body, args.strip(), names=command.argument_names, variables=variables
     )
+    if command.base_dir is not None:  # a skill says where its files are
+        from cc.input.skills import base_line
+
+        text = f"{base_line(command.base_dir)}\n\n{text.strip()}"
     attachments = mention_blocks(text, cwd)
     text = await run_inline_bash(text, cwd, permit=permit)
     blocks = [TextBlock(command_tags(command, args.strip()))]

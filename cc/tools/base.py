@@ -38,12 +38,15 @@ class ToolResult:
     `content` is what the model sees: a string, or a list of API content blocks
     (text/image dicts). `data` is the structured record Claude Code writes as
     `toolUseResult` / `tool_use_result`. `summary` is the short line a UI shows.
+    `extra_blocks` (API text blocks) go beside the tool_result, in the same user
+    message after every tool_result of it: what a skill hands the model.
     """
 
     content: str | list[dict[str, Any]]
     is_error: bool = False
     data: Any = None
     summary: str | None = None
+    extra_blocks: list[dict[str, Any]] = field(default_factory=list)
 
     @classmethod
     def error(cls, message: str, data: Any = None) -> ToolResult:

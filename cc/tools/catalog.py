@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cc.tools.base import Tool
+    from cc.tools.skill import SkillSource
 
 #: Tools sent by name only until loaded (when tool search is on).
 DEFERRED = frozenset({
@@ -52,8 +53,10 @@ def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] 
     return CatalogEntry(name, load, name in DEFERRED, aliases, hint)
 
 
-def builtin_entries() -> list[CatalogEntry]:
-    """The built-in tools, in the order their definitions go out."""
+def builtin_entries(skills: SkillSource | None = None) -> list[CatalogEntry]:
+    """The built-in tools, in the order their definitions go out; Skill with a source
+    of `skills`."""
+    skill = [skill_entry(skills)] if skills is not None else []
     return [
         _lazy("TaskOutput", "cc.tools.task_output", "TaskOutputTool",
               "background shell command output read poll", ("BashOutput",)),
@@ -75,7 +78,19 @@ def builtin_entries() -> list[CatalogEntry]:
         _lazy("TaskList", "cc.tools.task_list", "TaskListTool", "task list todo all status"),
         _lazy("TaskUpdate", "cc.tools.task_update", "TaskUpdateTool",
               "task list update status owner complete block"),
+        *skill,
     ]
+
+
+def skill_entry(source: SkillSource) -> CatalogEntry:
+    """Skill: sent in full (not deferred), its module imported on first use."""
+
+    def load() -> Tool:
+        from cc.tools.skill import SkillTool
+
+        return SkillTool(source)
+
+    return CatalogEntry("Skill", load, False, (), "skill run start instructions workflow")
 
 
 def tool_search_entry() -> CatalogEntry:

@@ -10,6 +10,7 @@ to one `AgentServices` record (the factory binds it once the engine exists):
     agents       spawn, continue and find agents (`cc.agents.control.AgentControl`)
     task_hooks   the TaskCreated / TaskCompleted hooks
     end_turn     end the current turn once this message's results are in
+    grant_for_turn  allow rules for this agent until its turn ends (a skill's tools)
 
 Each is a small protocol here, where the tools that use it live; the engine and the
 factory implement them (`cc.core.services`).
@@ -112,3 +113,7 @@ class AgentServices:
     agents: Any
     task_hooks: TaskHooks | None
     end_turn: Callable[[str], None]
+    #: Allow these rules (a skill's `allowed-tools`) in this agent until its turn ends;
+    #: the warnings for rules that do not parse.
+    grant_for_turn: Callable[[Sequence[str]], list[str]] = lambda rules: [
+        "this agent cannot be granted rules"] if rules else []
