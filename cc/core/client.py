@@ -122,6 +122,8 @@ class ModelRequest:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] = field(default_factory=list)
     thinking_budget: int | None = None
+    #: `{"type": "auto"}` and the like (None: the API's default).
+    tool_choice: dict[str, Any] | None = None
     #: Extra HTTP headers (a sub-agent's `x-claude-code-agent-id`).
     headers: dict[str, str] = field(default_factory=dict)
 
@@ -144,6 +146,8 @@ class ModelRequest:
             params["system"] = system
         if self.tools:
             params["tools"] = self.tools
+        if self.tool_choice is not None:
+            params["tool_choice"] = self.tool_choice
         if self.thinking_budget:
             budget = min(self.thinking_budget, self.max_tokens - 1)
             if budget >= 1024:

@@ -70,7 +70,8 @@ class _SideQuery:
 
     async def __call__(self, prompt: str, *, system: str | None = None,
                        max_tokens: int | None = None,
-                       server_tools: Sequence[dict[str, Any]] = ()) -> SideAnswer:
+                       server_tools: Sequence[dict[str, Any]] = (),
+                       tool_choice: dict[str, Any] | None = None) -> SideAnswer:
         from cc.core.client import ModelRequest
         from cc.core.query_loop import output_caps
         from cc.prompts.builder import PromptSection
@@ -81,8 +82,9 @@ class _SideQuery:
             model=engine.model, max_tokens=cap,
             system=[PromptSection("side", system, cacheable=False)] if system else [],
             messages=[{"role": "user", "content": prompt}], tools=list(server_tools),
+            tool_choice=tool_choice,
         )
         answer = await engine.ask(request)
         if answer is None:
-            return SideAnswer("")
+            return SideAnswer("", ok=False)
         return SideAnswer(answer.text, [b.to_api() for b in answer.content])

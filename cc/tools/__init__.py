@@ -13,5 +13,6 @@
     task_output.py task_stop.py   background commands' output; stopping agents and commands
     task_create.py task_get.py task_list.py task_update.py   the task list (cc.tasks)
     todo_write.py     TodoWrite, the single agent's checklist
+    web/              WebFetch (a page, answered by a side request), WebSearch (server search)
     agent_tasks.py    the conversation's agents table (background, continued)
 """

@@ -53,12 +53,15 @@ class SideAnswer:
 
     text: str
     blocks: list[dict[str, Any]] = field(default_factory=list)
+    #: False: the request failed (after its retries), and `text` is empty.
+    ok: bool = True
 
 
 class SideQuery(Protocol):
     async def __call__(self, prompt: str, *, system: str | None = None,
                        max_tokens: int | None = None,
-                       server_tools: Sequence[dict[str, Any]] = ()) -> SideAnswer: ...
+                       server_tools: Sequence[dict[str, Any]] = (),
+                       tool_choice: dict[str, Any] | None = None) -> SideAnswer: ...
 
 
 class Toolset(Protocol):

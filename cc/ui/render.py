@@ -43,7 +43,8 @@ BASH_PREVIEW_LINES = 3
 #: A longer output line is cut: the preview is a glance, not the whole output.
 MAX_PREVIEW_LINE_CHARS = 400
 #: Names shown for tools whose Claude Code display name differs from the API name.
-DISPLAY_NAMES = {"Edit": "Update", "TodoWrite": "Update Todos"}
+DISPLAY_NAMES = {"Edit": "Update", "TodoWrite": "Update Todos", "WebFetch": "Fetch",
+                 "WebSearch": "Web Search"}
 #: How TodoWrite's list shows an item of each status.
 TODO_MARKS = {"pending": "☐", "in_progress": "◼", "completed": "☒"}
 _TOOL_ERROR = re.compile(r"</?tool_use_error>")
@@ -88,6 +89,8 @@ def tool_argument(
         return ""
     if name == "Bash":
         return _cut(str(inp.get("command", "")), limit)
+    if name == "WebSearch" and isinstance(inp.get("query"), str):
+        return _cut(f'"{inp["query"]}"', limit)
     if name == "SendMessage" and isinstance(inp.get("to"), str):
         return _cut(inp["to"], limit)
     if name in ("Grep", "Glob"):

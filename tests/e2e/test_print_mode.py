@@ -9,7 +9,8 @@ from tests.fakeapi import CutStream, Fault, Reply, text, thinking, tool_use
 
 README = "# Demo\nThis project computes primes.\n"
 BASE_TOOLS = ["TaskOutput", "Bash", "Glob", "Grep", "Read", "Edit", "Write", "NotebookEdit",
-              "TodoWrite", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "Skill", "Agent",
+              "WebFetch", "TodoWrite", "WebSearch", "TaskStop", "TaskCreate", "TaskGet", "TaskList",
+              "TaskUpdate", "Skill", "Agent",
               "SendMessage"]
 
 

@@ -264,8 +264,8 @@ def test_long_lines_in_a_permission_dialog_wrap_inside_the_box() -> None:
         "   3. No, and tell Claude what to do differently (esc)",
         " Fetch",
         "",
-        "   WebFetch(https://example.com/a/a/a/a/a/a/a/a/a/a/a/a/a",  # whole, not cut
-        "   /a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/)",
+        "   Fetch(https://example.com/a/a/a/a/a/a/a/a/a/a/a/a/a/a/",  # whole, not cut
+        "   a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/a/)",
         "",
         " Do you want to proceed?",
         " ❯ 1. Yes",
@@ -301,3 +301,17 @@ def test_agent_line_and_its_summary_or_failure() -> None:
         "● Agent(Count the lines)\n"
         "  ⎿  Error: Agent type 'nope' not found."
     )
+
+
+def test_web_fetch_and_web_search_lines() -> None:
+    c = console()
+    render.render_tool(c, "WebFetch", {"url": "https://example.com/guide", "prompt": "p"},
+                       ToolResult("…", summary="Received 12.3KB (200 OK)"), CWD)
+    render.render_tool(c, "WebSearch", {"query": "widgets 2026"},
+                       ToolResult("…", summary="Did 1 search, 5 results"), CWD)
+    render.render_tool(c, "WebFetch", {"url": "https://example.com/x", "prompt": "p"},
+                       ToolResult.error("Fetching https://example.com/x timed out"), CWD)
+    assert shown(c) == (
+        "● Fetch(https://example.com/guide)\n  ⎿  Received 12.3KB (200 OK)\n"
+        '● Web Search("widgets 2026")\n  ⎿  Did 1 search, 5 results\n'
+        "● Fetch(https://example.com/x)\n  ⎿  Error: Fetching https://example.com/x timed out")
