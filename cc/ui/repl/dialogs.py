@@ -74,7 +74,8 @@ class Dialogs:
 
         choices = permission_choices(request)
         labels, kinds = [label for _, label in choices], [kind for kind, _ in choices]
-        pending = Pending("permission", labels, _future(), request, kinds, kind="permission")
+        pending = Pending("permission", labels, _future(), request, kind="permission",
+                          kinds=kinds)
         return await self._wait(pending, preview=True)  # type: ignore[no-any-return]
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
