@@ -72,7 +72,7 @@ def _run_print(args: argparse.Namespace) -> int:
 def _run_interactive(args: argparse.Namespace) -> int:
     if not _trust_folder():
         return 1
-    session = _startup(args)
+    session = _startup(args, interactive=True)
     import asyncio
 
     first = " ".join(args.prompt).strip() or None
@@ -170,7 +170,7 @@ def _print_prompt(args: argparse.Namespace) -> str:
     )
 
 
-def _startup(args: argparse.Namespace) -> Session:
+def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
     from cc.app.options import resolve_options
     from cc.app.session import Session, StartFacts
     from cc.config.paths import config_dir
@@ -197,8 +197,12 @@ def _startup(args: argparse.Namespace) -> Session:
         if problem:
             _warn([problem])
         credentials.api_key, credentials.from_helper = key, key is not None
-    return Session(StartFacts(cwd, config, settings, credentials,
-                              resolve_options(args, settings)))
+    options = resolve_options(args, settings)
+    if interactive:
+        import dataclasses
+
+        options = dataclasses.replace(options, interactive=True)
+    return Session(StartFacts(cwd, config, settings, credentials, options))
 
 
 async def _open(args: argparse.Namespace, session: Session) -> None:

@@ -49,8 +49,10 @@ class Built:
     warnings: list[str] = field(default_factory=list)
 
 
-def main_spec(session: Session, tool_names: Sequence[str]) -> AgentSpec:
-    """The spec of the session's main agent: the full system prompt with CLAUDE.md."""
+def main_spec(session: Session, tool_names: Sequence[str], *,
+              plan_file: Path | None = None) -> AgentSpec:
+    """The spec of the session's main agent: the full system prompt with CLAUDE.md (and,
+    when the session starts in plan mode, what plan mode asks and where the plan goes)."""
     from cc.memory.auto_memory import load_index
     from cc.memory.claude_md import load_claude_md, render_claude_md
     from cc.prompts.builder import build_system_prompt, environment_for
@@ -77,6 +79,12 @@ def main_spec(session: Session, tool_names: Sequence[str]) -> AgentSpec:
         at = next((i for i, s in enumerate(system) if not s.cacheable), len(system))
         system.insert(at, PromptSection("coordinator", load_text("coordinator.md").strip(),
                                         cacheable=True))  # with the static sections
+    if options.permission_mode == "plan" and plan_file is not None:
+        from cc.prompts import load_text
+        from cc.prompts.builder import PromptSection
+
+        system.append(PromptSection("plan_mode", load_text("plan/session.md").strip().format(
+            plan_file=plan_file), cacheable=False))
     return AgentSpec(
         model=options.model,
         system=system,
@@ -98,6 +106,8 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     registry is settled (deny rules applied) before the spec is made. `extra_tools` are
     those of layers above this one (the Agent tool). The session's shared parts (memory
     folder, sandbox, tool pool) are made here, once."""
+    from cc.tools.plan_file import new_plan_file
+
     options = session.options
     warnings: list[str] = []
     permissions = _permission_context(options.permission_mode, options.allowed_tools,
@@ -105,6 +115,7 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
                                       warnings)
     session.memory_dir = _memory_folder(session)
     permissions.memory_dir = session.memory_dir  # the main agent writes it unasked
+    permissions.plan_file = new_plan_file(session.config_dir)
     session.sandbox = _sandbox(session, permissions, warnings)
     warnings += _skill_warnings(session)
     # A coordinator's few tools are its whole purpose: none of them waits to be loaded.
@@ -112,14 +123,16 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     from cc.input.skills import SkillLibrary
 
     registry = build_registry(options.tools, permissions, extra_tools, search=search,
-                              skills=SkillLibrary(session.cwd, session.config_dir))
+                              skills=SkillLibrary(session.cwd, session.config_dir),
+                              interactive=options.interactive)
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
 
         registry = _offered(registry.entries(), COORDINATOR_TOOLS, permissions)
     spec = main_spec(session, [e.name for e in registry.entries()
-                               if not (search and e.deferred and "ToolSearch" in registry)])
+                               if not (search and e.deferred and "ToolSearch" in registry)],
+                     plan_file=permissions.plan_file)
     return await build_engine(spec, session, permissions=permissions, registry=registry,
                               warnings=warnings)
 
@@ -232,13 +245,21 @@ async def build_engine(
 
 def build_registry(tools: tuple[str, ...] | None, permissions: PermissionContext,
                    extra: Sequence[Tool] = (), *, search: bool = False,
-                   skills: SkillSource | None = None) -> ToolRegistry:
+                   skills: SkillSource | None = None,
+                   interactive: bool = False) -> ToolRegistry:
     """The catalog's tools (each module imported on first use) and `extra`, plus
-    ToolSearch when tool search is on, less those `--tools` leaves out and those a bare
-    deny rule hides from the model. Skill comes with a source of `skills`."""
-    from cc.tools.catalog import builtin_entries, entry_of, tool_search_entry
+    ToolSearch when tool search is on and the tools that ask a person when someone is
+    there (`interactive`), less those `--tools` leaves out and those a bare deny rule
+    hides from the model. Skill comes with a source of `skills`."""
+    from cc.tools.catalog import (
+        builtin_entries,
+        entry_of,
+        interactive_entries,
+        tool_search_entry,
+    )
 
-    entries = [*builtin_entries(skills), *map(entry_of, extra)]
+    entries = [*builtin_entries(skills), *(interactive_entries() if interactive else ()),
+               *map(entry_of, extra)]
     if search:
         entries.append(tool_search_entry())
     return _offered(entries, tools, permissions)

@@ -53,6 +53,9 @@ class SessionOptions:
     agents_json: str | None = None
     #: Coordinator mode (`CLAUDE_CODE_COORDINATOR_MODE=1`): the main agent only delegates.
     coordinator: bool = False
+    #: Someone at the terminal answers (the REPL): the tools that ask a person
+    #: (AskUserQuestion, plan mode's) are offered. False in print mode.
+    interactive: bool = False
 
 
 def resolve_options(

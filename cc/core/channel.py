@@ -12,7 +12,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 
 from cc.core.events import Event, PermissionAnswered, PermissionAsked
-from cc.permissions.ask import AskAnswer, PermissionRequest, UserChannel
+from cc.permissions.ask import (
+    Answers,
+    AskAnswer,
+    PermissionRequest,
+    PlanChoice,
+    Question,
+    UserChannel,
+)
 
 _emit: ContextVar[Callable[[Event], None] | None] = ContextVar("cc_call_events", default=None)
 
@@ -46,3 +53,9 @@ class ObservedChannel:
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         return await self.inner.choose(title, options)
+
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        return await self.inner.ask_questions(questions)
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice:
+        return await self.inner.approve_plan(plan, path)

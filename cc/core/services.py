@@ -5,8 +5,10 @@ over the parts of one engine, made once the engine exists and bound to its tools
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cc.permissions.ask import Answers, PlanChoice, Question
 from cc.tools.services import AgentServices, SideAnswer
 
 if TYPE_CHECKING:
@@ -41,6 +43,12 @@ class _Channel:
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         return await self._engine.channel.choose(title, options)
 
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        return await self._engine.channel.ask_questions(questions)
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice:
+        return await self._engine.channel.approve_plan(plan, path)
+
 
 class _Mode:
     def __init__(self, engine: QueryEngine) -> None:
@@ -49,6 +57,11 @@ class _Mode:
     @property
     def mode(self) -> str:
         return str(getattr(self._gate, "mode", "default"))
+
+    @property
+    def plan_file(self) -> Path | None:
+        context = getattr(self._gate, "context", None)
+        return getattr(context, "plan_file", None)
 
     def set_mode(self, mode: str) -> None:
         if not hasattr(self._gate, "on_mode_change"):

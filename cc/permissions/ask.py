@@ -1,6 +1,7 @@
 """Asking a person: the `UserChannel` the core asks through, its requests and answers.
 
-Everything the core asks a person (a permission, a choice) goes through one
+Everything the core asks a person (a permission, a choice, a tool's questions, a plan
+to approve) goes through one
 `UserChannel`. The REPL's dialogs implement it; print mode and sub-agents have
 `NO_ONE`, so whatever would ask is denied at once; an SDK host (later) answers over
 the control protocol.
@@ -38,6 +39,25 @@ class AskAnswer:
 AskUser = Callable[[PermissionRequest], Awaitable[AskAnswer]]
 
 
+@dataclass(frozen=True)
+class Question:
+    """One AskUserQuestion question: its options as (label, description) pairs."""
+
+    question: str
+    header: str
+    options: tuple[tuple[str, str], ...]
+    multi_select: bool = False
+
+
+#: What the user answered, per question text (several labels joined by ", "); None:
+#: the user declined to answer.
+Answers = dict[str, str] | None
+
+#: The answers to a plan: "acceptEdits" (yes, and accept edits), "default" (yes, and
+#: ask for each edit) or "keep_planning" (no).
+PlanChoice = Literal["acceptEdits", "default", "keep_planning"]
+
+
 class UserChannel(Protocol):
     """Who answers what the core asks."""
 
@@ -47,6 +67,10 @@ class UserChannel(Protocol):
     async def ask_permission(self, request: PermissionRequest) -> AskAnswer: ...
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None: ...
+
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers: ...
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice: ...
 
 
 class NoOne:
@@ -59,6 +83,12 @@ class NoOne:
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         return None
+
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        return None
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice:
+        return "keep_planning"
 
 
 NO_ONE = NoOne()
@@ -77,3 +107,9 @@ class AskingChannel:
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         return None
+
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        return None
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice:
+        return "keep_planning"

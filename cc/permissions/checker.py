@@ -24,6 +24,7 @@ from cc.permissions.rules import BASH_TOOLS, param_matches
 from cc.permissions.tool_rules import Described, assess_tool, describe, tool_path
 from cc.permissions.verdict import MODES, Assessment, Verdict, decide, normalize_mode
 from cc.tools.base import Tool, ToolInput
+from cc.tools.plan_file import is_plan_file
 
 
 class SandboxPolicy(Protocol):
@@ -122,6 +123,11 @@ class PermissionChecker:
         else:
             a = assess_tool(tool.name, data, read_only=tool.is_read_only(inp), rules=ctx.rules,
                             mode=mode, scope=scope)
+        if tool.name in ("Write", "Edit") and is_plan_file(
+                tool_path(tool.name, data, scope.cwd, scope.home), ctx.plan_file):
+            # The one file plan mode lets change: the plan itself.
+            a.writes, a.safety = False, None
+            a.approved = Verdict("allow", "it is the plan file", "mode")
         if tool.name == "AskUserQuestion" and mode == "dontAsk":
             a.deny_once("dontAsk mode does not ask the user questions")
         return decide(a, mode, hook_decision), said

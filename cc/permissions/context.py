@@ -39,6 +39,9 @@ class PermissionContext:
     #: The project's memory folder: the file tools read and write in it without asking
     #: (a deny rule still wins). None: memory is off, or this agent may not write it.
     memory_dir: Path | None = None
+    #: The plan file (`cc.tools.plan_file`): Write and Edit of it run without asking, in
+    #: plan mode too (a deny or ask rule still wins). None: this agent has none.
+    plan_file: Path | None = None
 
     def scope(self) -> Scope:
         return Scope(self.cwd, tuple(self.additional_dirs), self.home, self.config_dir,

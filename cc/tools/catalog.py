@@ -97,6 +97,31 @@ def skill_entry(source: SkillSource) -> CatalogEntry:
     return CatalogEntry("Skill", load, False, (), "skill run start instructions workflow")
 
 
+#: Tools that need a person to answer: offered in the REPL only (not in print mode, never
+#: to sub-agents), as in Claude Code 2.1.328.
+INTERACTIVE_ONLY = ("AskUserQuestion", "EnterPlanMode", "ExitPlanMode")
+
+
+def interactive_entries() -> list[CatalogEntry]:
+    """The tools of `INTERACTIVE_ONLY`."""
+    return [
+        _lazy("AskUserQuestion", "cc.tools.ask_user", "AskUserQuestionTool",
+              "ask the user a question choose options clarify preference"),
+        _lazy("EnterPlanMode", "cc.tools.plan_mode", "EnterPlanModeTool",
+              "plan mode explore design before editing"),
+        _lazy("ExitPlanMode", "cc.tools.plan_mode", "ExitPlanModeTool",
+              "plan mode approve plan leave exit"),
+    ]
+
+
+def unavailable_message(name: str) -> str:
+    """What calling a tool this session does not offer says (Claude Code's wording)."""
+    message = f"Error: No such tool available: {name}"
+    if name in INTERACTIVE_ONLY:
+        message += f". {name} is disabled for this session, in subagents as well as here."
+    return message
+
+
 def tool_search_entry() -> CatalogEntry:
     return _lazy("ToolSearch", "cc.tools.tool_search", "ToolSearchTool",
                  "find load deferred tools")

@@ -3,8 +3,9 @@
 A tool reaches its agent through the context's late-bound `engine_ref`, which resolves
 to one `AgentServices` record (the factory binds it once the engine exists):
 
-    channel      ask the person at the terminal to choose (nobody, in print mode)
-    mode         the permission mode: read it, set it, hear of changes
+    channel      ask the person at the terminal: choose, answer questions, approve a
+                 plan (nobody, in print mode)
+    mode         the permission mode: read it, set it, hear of changes; the plan file
     side_query   one request to the model without tools (summaries, web pages)
     toolset      this conversation's offered, deferred and loaded tools
     agents       spawn, continue and find agents (`cc.agents.control.AgentControl`)
@@ -23,6 +24,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from cc.permissions.ask import Answers, PlanChoice, Question
     from cc.tools.base import Tool
 
 
@@ -34,10 +38,21 @@ class QuestionChannel(Protocol):
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None: ...
 
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        """The answers, per question text; None: the person declined."""
+        ...
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice: ...
+
 
 class ModeControl(Protocol):
     @property
     def mode(self) -> str: ...
+
+    @property
+    def plan_file(self) -> Path | None:
+        """The one file this agent may write in plan mode (None: it has none)."""
+        ...
 
     def set_mode(self, mode: str) -> None:
         """Raises ValueError for a mode that does not exist or is disabled."""

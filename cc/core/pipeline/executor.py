@@ -42,7 +42,9 @@ class ToolExecutor:
         """The tool and its validated input, or the error result the model gets."""
         tool = self.registry.get(tool_use.name)
         if tool is None:
-            return ToolResult.error(f"Error: No such tool available: {tool_use.name}")
+            from cc.tools.catalog import unavailable_message
+
+            return ToolResult.error(unavailable_message(tool_use.name))
         checked = tool.validate(tool_use.input)
         if isinstance(checked, str):
             return ToolResult.error(checked)

@@ -332,11 +332,18 @@ class Repl:
     def _dialog_fragments(self, p: Pending, width: int) -> Fragments:
         from prompt_toolkit.formatted_text import ANSI, to_formatted_text
 
-        key = (id(p), id(p.hunks), p.selected, p.typing_feedback, width)
+        key = (id(p), id(p.hunks), p.selected, p.typing_feedback, tuple(sorted(p.checked)),
+               width)
         if self._dialog_cache is None or self._dialog_cache[0] != key:
             from cc.ui.render import choice_dialog, permission_dialog
+            from cc.ui.render_plan import plan_dialog, question_dialog
 
-            if p.request is not None:
+            if p.kind == "question" and p.question is not None:
+                panel = question_dialog(p.question, p.options, p.selected, p.checked,
+                                        p.typing_feedback)
+            elif p.kind == "plan":
+                panel = plan_dialog(p.plan or "", p.plan_path or "", p.options, p.selected)
+            elif p.request is not None:
                 feedback = "" if p.typing_feedback else None
                 panel = permission_dialog(p.request, self.cwd, p.selected, p.hunks, feedback)
             else:

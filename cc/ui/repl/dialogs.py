@@ -1,12 +1,16 @@
-"""Questions for the person at the keyboard: permission requests and pickers.
+"""Questions for the person at the keyboard: permission requests, pickers, a tool's
+questions (AskUserQuestion) and a plan to approve (ExitPlanMode).
 
 `Dialogs` is the REPL's `UserChannel`: the permission checker awaits it; it queues the
 request, the live area shows it, and keys answer it (arrows + Enter, or 1-9).
 Choosing "No" lets the user type what to do instead, returned as `AskAnswer.feedback`.
 Esc on a permission stops the whole turn (the REPL cancels it, see `Repl.refuse`);
 `cancel()` is the plain "No" used when no turn runs. Pickers (/resume, /memory) use the
-same queue. Requests are shown one at a time, oldest first (an Edit/Write once its diff
-is ready); a cancelled waiter leaves the queue at once.
+same queue, and so do AskUserQuestion's questions (one at a time; the last option lets
+the user type an answer; a multiSelect question ticks options with Space or a number
+and takes them with Enter) and ExitPlanMode's plan. Requests are shown one at a time,
+oldest first (an Edit/Write once its diff is ready); a cancelled waiter leaves the queue
+at once.
 """
 
 from __future__ import annotations
@@ -17,7 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cc.permissions.ask import AskAnswer, PermissionRequest
+from cc.permissions.ask import Answers, AskAnswer, PermissionRequest, PlanChoice, Question
+
+#: The last option of every question: an answer of the user's own, typed.
+OTHER = "Type something else"
+PLAN_CHOICES = (("acceptEdits", "Yes, and accept edits"),
+                ("default", "Yes, and ask before each edit"),
+                ("keep_planning", "No, keep planning"))
 
 
 @dataclass
@@ -26,6 +36,14 @@ class Pending:
     options: list[str]
     future: asyncio.Future[Any]
     request: PermissionRequest | None = None
+    #: "choice" (a picker), "permission", "question" (AskUserQuestion) or "plan".
+    kind: str = "choice"
+    question: Question | None = None
+    #: A multiSelect question's ticked options.
+    checked: set[int] = field(default_factory=set)
+    #: The plan to approve, and its file.
+    plan: str | None = None
+    plan_path: str | None = None
     #: For a permission: what each option means ("yes", "always", "accept_edits", "no").
     kinds: list[str] = field(default_factory=list)
     hunks: list[dict[str, Any]] | None = None
@@ -56,12 +74,32 @@ class Dialogs:
 
         choices = permission_choices(request)
         labels, kinds = [label for _, label in choices], [kind for kind, _ in choices]
-        pending = Pending("permission", labels, _future(), request, kinds)
+        pending = Pending("permission", labels, _future(), request, kind="permission",
+                          kinds=kinds)
         return await self._wait(pending, preview=True)  # type: ignore[no-any-return]
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         """A picker: the chosen index, or None if cancelled."""
         return await self._wait(Pending(title, list(options), _future()))  # type: ignore[no-any-return]
+
+    async def ask_questions(self, questions: Sequence[Question]) -> Answers:
+        """AskUserQuestion: each question in turn; None if the user backs out of one."""
+        answers: dict[str, str] = {}
+        for q in questions:
+            labels = [label for label, _ in q.options] + [OTHER]
+            answer = await self._wait(Pending(q.header or "Question", labels, _future(),
+                                              kind="question", question=q))
+            if answer is None:
+                return None
+            answers[q.question] = answer
+        return answers
+
+    async def approve_plan(self, plan: str, path: str) -> PlanChoice:
+        """ExitPlanMode: the plan, and three choices (Esc: keep planning)."""
+        pending = Pending("plan", [label for _, label in PLAN_CHOICES], _future(),
+                          kinds=[kind for kind, _ in PLAN_CHOICES], kind="plan", plan=plan,
+                          plan_path=path)
+        return await self._wait(pending)  # type: ignore[no-any-return]
 
     async def _wait(self, pending: Pending, preview: bool = False) -> Any:
         request = pending.request
@@ -86,14 +124,21 @@ class Dialogs:
             self.on_change()
 
     def pick(self, index: int | None = None) -> bool:
-        """Choose option `index` (default: the selected one). True if it needs feedback typed."""
+        """Choose option `index` (a number key; default: the selected one, Enter). True if
+        text is to be typed next (a reason for "No", a question's own answer)."""
         p = self.current
         if p is None or p.typing_feedback:
             return False
+        by_number = index is not None
         index = p.selected if index is None else index
         if not 0 <= index < len(p.options):
             return False
         p.selected = index
+        if p.kind == "question":
+            return self._answer(p, index, toggle=by_number)
+        if p.kind == "plan":
+            self._resolve(p, p.kinds[index])
+            return False
         if p.request is None:
             self._resolve(p, index)
             return False
@@ -107,16 +152,46 @@ class Dialogs:
         self._resolve(p, AskAnswer("allow", always=kind == "always"))
         return False
 
+    def toggle(self) -> None:
+        """Space on a multiSelect question: tick or untick the selected option."""
+        p = self.current
+        if p is not None and p.kind == "question" and not p.typing_feedback:
+            self._answer(p, p.selected, toggle=True)
+
+    def _answer(self, p: Pending, index: int, *, toggle: bool) -> bool:
+        assert p.question is not None
+        if index == len(p.options) - 1:  # their own answer, typed
+            p.typing_feedback = True
+            self.on_change()
+            return True
+        if not p.question.multi_select:
+            self._resolve(p, p.options[index])
+        elif toggle:
+            p.checked ^= {index}
+            self.on_change()
+        else:  # Enter: the ticked options (or, with none ticked, the selected one)
+            chosen = sorted(p.checked) or [index]
+            self._resolve(p, ", ".join(p.options[i] for i in chosen))
+        return False
+
     def give_feedback(self, text: str) -> None:
         p = self.current
-        if p is not None and p.typing_feedback:
+        if p is None or not p.typing_feedback:
+            return
+        if p.kind != "question":
             self._resolve(p, AskAnswer("deny", feedback=text.strip() or None))
+        elif text.strip():
+            self._resolve(p, text.strip())
+        else:  # nothing typed: back to the options
+            p.typing_feedback = False
+            self.on_change()
 
     def cancel(self) -> None:
         """Esc: No (without feedback) for a permission, nothing chosen for a picker."""
         p = self.current
         if p is not None:
-            self._resolve(p, AskAnswer("deny") if p.request is not None else None)
+            self._resolve(p, AskAnswer("deny") if p.request is not None
+                          else "keep_planning" if p.kind == "plan" else None)
 
     def cancel_all(self) -> None:
         while self.current is not None:

@@ -92,6 +92,8 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
         if pending is None:
             return
         if pending.request is None:
+            if pending.typing_feedback:  # the person's input, as it was before
+                event.current_buffer.reset(pending.saved_input)
             dialogs.cancel()
             return
         if pending.typing_feedback:
@@ -144,6 +146,10 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
     @kb.add("down", filter=choosing)
     def _down(event: KeyPressEvent) -> None:
         dialogs.move(1)
+
+    @kb.add("space", filter=choosing)
+    def _toggle(event: KeyPressEvent) -> None:
+        dialogs.toggle()
 
     for n in range(1, 10):
         _add_number(kb, n, choosing, dialogs, start_feedback)
