@@ -13,6 +13,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from cc.tools.questions import Answers, PlanChoice, Question
+
 
 @dataclass(frozen=True)
 class PermissionRequest:
@@ -39,23 +41,6 @@ class AskAnswer:
 AskUser = Callable[[PermissionRequest], Awaitable[AskAnswer]]
 
 
-@dataclass(frozen=True)
-class Question:
-    """One AskUserQuestion question: its options as (label, description) pairs."""
-
-    question: str
-    header: str
-    options: tuple[tuple[str, str], ...]
-    multi_select: bool = False
-
-
-#: What the user answered, per question text (several labels joined by ", "); None:
-#: the user declined to answer.
-Answers = dict[str, str] | None
-
-#: The answers to a plan: "acceptEdits" (yes, and accept edits), "default" (yes, and
-#: ask for each edit) or "keep_planning" (no).
-PlanChoice = Literal["acceptEdits", "default", "keep_planning"]
 
 
 class UserChannel(Protocol):

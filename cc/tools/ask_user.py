@@ -13,8 +13,8 @@ from typing import Any, ClassVar
 
 from pydantic import Field
 
-from cc.permissions.ask import Question
 from cc.tools.base import ReadOnlyTool, ToolContext, ToolInput, ToolResult
+from cc.tools.questions import Question
 
 
 class Option(ToolInput):

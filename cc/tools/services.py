@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from cc.permissions.ask import Answers, PlanChoice, Question
     from cc.tools.base import Tool
+    from cc.tools.questions import Answers, PlanChoice, Question
 
 
 class QuestionChannel(Protocol):
