@@ -218,10 +218,23 @@ def render_tool_result(
         return
     result_line(console, result.summary or "Done")
     hunks = data.get("structuredPatch")
-    if name in ("Edit", "Write", "MultiEdit") and hunks:
+    if name == "NotebookEdit" and isinstance(data.get("new_source"), str):
+        hunks = _cell_patch(data)  # the cell's old source against its new one
+    if name in ("Edit", "Write", "MultiEdit", "NotebookEdit") and hunks:
         render_diff(console, hunks)
     elif name == "Write" and data.get("type") == "create" and isinstance(data.get("content"), str):
         render_new_file(console, data["content"])
+
+
+def _cell_patch(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A notebook cell's change as hunks: replaced (old → new), inserted (all new) or
+    deleted (all old)."""
+    from cc.tools.diff import structured_patch
+
+    old, new = data.get("old_source") or "", data["new_source"]
+    if data.get("edit_mode") == "delete":
+        old, new = old or new, ""
+    return [dict(h) for h in structured_patch(str(old), str(new))]
 
 
 def render_tool(

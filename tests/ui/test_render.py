@@ -111,6 +111,26 @@ def test_edit_diff() -> None:
     )
 
 
+def test_notebook_cell_diff() -> None:
+    c = console()
+    data = {"cell_id": "c1", "edit_mode": "replace", "old_source": "print(1)\nx = 2",
+            "new_source": "print(2)\nx = 2", "notebook_path": "/work/proj/n.ipynb"}
+    result = ToolResult("ok", data=data, summary="Updated cell c1")
+    render.render_tool(c, "NotebookEdit", {"notebook_path": "/work/proj/n.ipynb"}, result, CWD)
+    assert shown(c) == (
+        "● NotebookEdit(n.ipynb)\n"
+        "  ⎿  Updated cell c1\n"
+        "      1 - print(1)\n"
+        "      1 + print(2)\n"
+        "      2   x = 2"
+    )
+    c = console()
+    deleted = {**data, "edit_mode": "delete", "new_source": ""}
+    render.render_tool(c, "NotebookEdit", {"notebook_path": "/work/proj/n.ipynb"},
+                       ToolResult("ok", data=deleted, summary="Deleted cell c1"), CWD)
+    assert "- print(1)" in shown(c) and "+" not in shown(c).split("Deleted cell c1")[1]
+
+
 def test_diff_with_two_hunks_and_wide_line_numbers() -> None:
     old = "".join(f"line {i}\n" for i in range(1, 121))
     new = old.replace("line 2\n", "line two\n").replace("line 110\n", "")
