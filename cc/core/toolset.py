@@ -154,7 +154,17 @@ class Toolset:
         waiting = self.deferred()
         if not waiting or set(waiting) <= announced(self._messages()):
             return []
-        return ["\n".join([ANNOUNCEMENT, *waiting])]
+        lines = []
+        for name in waiting:
+            entry = self.registry.entry(name)
+            summary = _one_line(entry.summary) if entry is not None else ""
+            lines.append(f"{name}: {summary}" if summary else name)
+        return ["\n".join([ANNOUNCEMENT, *lines])]
+
+
+def _one_line(text: str, limit: int = 120) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def references(message: UserMessage) -> list[str]:
@@ -174,7 +184,7 @@ def announced(messages: Sequence[Message]) -> set[str]:
         for block in message.content:
             if isinstance(block, TextBlock) and ANNOUNCEMENT in block.text:
                 after = block.text.split(ANNOUNCEMENT, 1)[1]
-                names |= {line.strip() for line in after.splitlines()
+                names |= {line.split(":", 1)[0].strip() for line in after.splitlines()
                           if line.strip() and not line.startswith("<")}
     return names
 

@@ -37,12 +37,33 @@ class CatalogEntry:
     aliases: tuple[str, ...] = ()
     #: Words a ToolSearch keyword query matches besides the name.
     hint: str = ""
+    #: One line saying what it does, for the reminder that names a deferred tool.
+    summary: str = ""
+
+
+#: What each deferred built-in tool does, in a line: the reminder that names the
+#: deferred tools says it, without importing their modules.
+SUMMARIES = {
+    "TaskOutput": "read what a background shell command printed",
+    "TaskStop": "stop a background agent or shell command",
+    "TaskCreate": "add a task to the session's task list",
+    "TaskGet": "show one task of the task list",
+    "TaskList": "list the tasks and their status",
+    "TaskUpdate": "change a task's status, owner, details or dependencies",
+    "TodoWrite": "write the checklist of the current piece of work",
+    "NotebookEdit": "replace, insert or delete a cell of a Jupyter notebook",
+    "WebFetch": "fetch a web page and answer a question about it",
+    "WebSearch": "search the web and return titled links with what was found",
+}
 
 
 def entry_of(tool: Tool, hint: str = "") -> CatalogEntry:
-    """An entry for a tool already built."""
+    """An entry for a tool already built (its summary: its description's first line)."""
+    first = next((line.strip() for line in tool.description().splitlines() if line.strip()),
+                 "")
     return CatalogEntry(tool.name, lambda: tool, tool.name in DEFERRED or
-                        tool.name.startswith("mcp__"), tuple(tool.aliases), hint)
+                        tool.name.startswith("mcp__"), tuple(tool.aliases), hint,
+                        SUMMARIES.get(tool.name) or first)
 
 
 def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] = ()
@@ -50,7 +71,7 @@ def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] 
     def load() -> Tool:
         return getattr(importlib.import_module(module), cls)()
 
-    return CatalogEntry(name, load, name in DEFERRED, aliases, hint)
+    return CatalogEntry(name, load, name in DEFERRED, aliases, hint, SUMMARIES.get(name, ""))
 
 
 def builtin_entries(skills: SkillSource | None = None) -> list[CatalogEntry]:

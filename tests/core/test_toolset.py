@@ -68,7 +68,8 @@ def test_the_announcement_names_what_waits_once() -> None:
     messages: list[Message] = []
     tools = toolset(messages)
     [text] = tools.announcement()
-    assert "TaskCreate" in text and "Read" not in text.splitlines()[1:]
+    assert "TaskCreate: add a task to the session's task list" in text.splitlines()
+    assert not any(line.startswith("Read") for line in text.splitlines()[1:])
     messages.append(UserMessage.text(text, is_meta=True))
     assert tools.announcement() == [] and "TodoWrite" in announced(messages)
 
