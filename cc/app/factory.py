@@ -53,6 +53,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
               plan_file: Path | None = None) -> AgentSpec:
     """The spec of the session's main agent: the full system prompt with CLAUDE.md (and,
     when the session starts in plan mode, what plan mode asks and where the plan goes)."""
+    from cc.core.news import Source
     from cc.memory.auto_memory import load_index
     from cc.memory.claude_md import load_claude_md, render_claude_md
     from cc.prompts.builder import build_system_prompt, environment_for
@@ -97,7 +98,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         allowed_tools=options.allowed_tools,
         disallowed_tools=options.disallowed_tools,
         add_dirs=options.add_dirs,
-        news=(_team_letters(session),),
+        news=(_team_letters(session), Source(session.take_notes)),
     )
 
 

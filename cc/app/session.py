@@ -76,6 +76,7 @@ class Session:
         #: What outlives one agent (the connection, the sandbox, MCP servers), closed last.
         self.supervisor = Supervisor()
         self._client: ModelClient | None = None
+        self._notes: list[str] = []
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -129,8 +130,24 @@ class Session:
             self.supervisor.on_close(self.sandbox.close)
         self._main = built.engine
         self.permissions = built.checker
+        built.checker.on_mode_change(self._mode_changed)
         self.extractor = extraction_for(self)
         return built.warnings
+
+    def _mode_changed(self, mode: str) -> None:
+        """Plan mode turned on (Shift+Tab, EnterPlanMode): the model's next request says
+        where the plan goes."""
+        plan_file = self.permissions.context.plan_file if self.permissions else None
+        if mode == "plan" and plan_file is not None:
+            from cc.tools.plan_mode import entered_message
+
+            self._notes.append(entered_message(plan_file))
+
+    def take_notes(self) -> list[str]:
+        """What the session has to tell the main agent with its next request (it starts
+        no turn by itself)."""
+        notes, self._notes = self._notes, []
+        return notes
 
     async def fork(self, parent: QueryEngine, spec: AgentSpec, *,
                    inherit_tools: bool = False) -> QueryEngine:

@@ -223,3 +223,23 @@ async def test_resume_sets_the_session_id_through_the_engine(tmp_path: Path,
     assert [m.role for m in engine.messages] == ["user", "assistant"]
     assert engine.messages[-1].text == "one"
     await again.close()
+
+
+async def test_plan_mode_turned_on_by_the_user_tells_the_model_where_the_plan_goes(
+        tmp_path: Path) -> None:
+    """Shift+Tab into plan mode: the next request says where the plan file is, and that
+    note starts no turn by itself."""
+    import dataclasses
+
+    session = runtime(tmp_path)
+    session = make_session(session.cwd, session.config_dir, options=dataclasses.replace(
+        session.options, interactive=True))
+    await session.open()
+    assert session.permissions is not None
+    plan_file = session.permissions.context.plan_file
+    assert plan_file is not None
+    session.permissions.mode = "plan"
+    assert not session.engine.has_news()
+    notes = session.engine.news.drain()
+    assert any(str(plan_file) in note for note in notes)
+    await session.close()
