@@ -518,11 +518,11 @@ def permission_dialog(
         parts.append(Text("Tell Claude what to do differently (enter to send, esc to stop the turn):"))
     else:
         parts.append(Text(_question(request, cwd)))
-        parts.append(_option_lines(permission_options(request), selected))
+        parts.append(option_lines(permission_options(request), selected))
     return Panel(Group(*parts), border_style="yellow", padding=(0, 1), expand=True)
 
 
-def _option_lines(options: Sequence[str], selected: int) -> Table:
+def option_lines(options: Sequence[str], selected: int) -> Table:
     """`❯ 1. Yes` and the others; a long option wraps under its own text."""
     grid = Table.grid()
     grid.add_column(no_wrap=True)
@@ -550,6 +550,6 @@ def choice_dialog(title: str, options: Sequence[str], selected: int = 0) -> Rend
     from rich.panel import Panel
 
     parts: list[RenderableType] = [Text(title, style="bold"), Text("")]
-    parts.append(_option_lines(options, selected))
+    parts.append(option_lines(options, selected))
     parts += [Text(""), Text("↑/↓ to move · enter to choose · esc to cancel", style="dim")]
     return Panel(Group(*parts), border_style="blue", padding=(0, 1), expand=True)

@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from cc.ui.render import visible
+from cc.ui.render import option_lines, visible
 
 if TYPE_CHECKING:
     from cc.permissions.ask import Question
@@ -56,16 +56,10 @@ def plan_dialog(plan: str, path: str, options: Sequence[str], selected: int
 
     box = Panel(Markdown(plan), title="Plan", subtitle=visible(path), border_style="cyan",
                 padding=(0, 1))
-    grid = Table.grid()
-    grid.add_column(no_wrap=True)
-    grid.add_column(overflow="fold")
-    for i, option in enumerate(options):
-        mark = "❯ " if i == selected else "  "
-        grid.add_row(f"{mark}{i + 1}. ", Text(visible(option)),
-                     style="cyan" if i == selected else "")
     parts: list[RenderableType] = [
         Text("Ready to code? Here is the plan:", style="bold"), box, Text(""),
-        Text("Would you like to proceed?", style="bold"), grid, Text(""),
+        Text("Would you like to proceed?", style="bold"), option_lines(options, selected),
+        Text(""),
         Text("↑/↓ to move · enter to choose · esc to keep planning", style="dim"),
     ]
     return Panel(Group(*parts), border_style="blue", padding=(0, 1), expand=True)
