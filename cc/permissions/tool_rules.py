@@ -29,6 +29,9 @@ from cc.permissions.verdict import Assessment, Verdict
 
 #: Tools that never need permission (they ask the user themselves, or touch only the
 #: conversation's own state).
+#: Tools that ask before they reach outside but change nothing: plan mode lets them ask
+#: (as WebFetch, a path-less fetch, always could) instead of refusing them as writes.
+ONLY_READ_OUTSIDE = frozenset({"WebSearch"})
 NO_PERMISSION_NEEDED = frozenset({
     "TaskOutput", "TaskStop", "TodoWrite", "TaskCreate", "TaskGet", "TaskUpdate", "TaskList",
     "AskUserQuestion", "ExitPlanMode", "EnterPlanMode", "Agent", "Skill", "SendMessage",
@@ -183,6 +186,6 @@ def _assess_named(a: Assessment, tool_name: str, inp: dict[str, Any], rules: Rul
     if a.approved is None and (tool_name in NO_PERMISSION_NEEDED or (
             read_only and not tool_name.startswith("mcp__"))):
         a.approved = Verdict("allow", "it does not need permission", "readonly")
-    a.writes = not read_only and tool_name not in NO_PERMISSION_NEEDED
+    a.writes = not read_only and tool_name not in NO_PERMISSION_NEEDED | ONLY_READ_OUTSIDE
     a.need = f"{tool_name} needs approval"
     a.suggestions = (tool_name,)

@@ -78,3 +78,15 @@ async def test_web_search_asks_and_its_rule_is_the_bare_name(proj: Proj) -> None
     assert (await make_checker(proj).check(WebSearchTool(), inp, "t")).behavior == "deny"
     allowed = make_checker(proj, allow=("WebSearch",))
     assert (await allowed.check(WebSearchTool(), inp, "t")).behavior == "allow"
+
+
+async def test_plan_mode_lets_the_web_tools_ask_instead_of_refusing_them(proj: Proj) -> None:
+    """They change nothing: in plan mode they ask, as in default mode (only what writes is
+    refused there)."""
+    ask, seen = answering(AskAnswer("allow"))
+    checker = make_checker(proj, "plan", asker=ask)
+    search = await checker.check(WebSearchTool(), WebSearchInput(query="python asyncio"),
+                                 "toolu_s")
+    assert search.behavior == "allow"
+    assert (await fetch(checker, "https://docs.example.com/a")).behavior == "allow"
+    assert [r.tool_name for r in seen] == ["WebSearch", "WebFetch"]
