@@ -122,18 +122,22 @@ def find_custom(commands: list[CustomCommand], name: str) -> CustomCommand | Non
 
 def parse_command_file(path: Path, scope: str, namespace: str | None = None) -> CustomCommand:
     meta, body = split_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
+    return command_from(meta, body, name=path.stem, scope=scope, path=path,
+                        namespace=namespace, argument_names=tuple(_names(meta.get("arguments"))))
+
+
+def command_from(meta: Mapping[str, Any], body: str, **fields: Any) -> CustomCommand:
+    """A command (or skill) from its frontmatter's shared keys (`description`,
+    `argument-hint`, `allowed-tools`, `model`, `disable-model-invocation`) and body, with
+    `fields` (its name, scope, path…) beside them."""
     return CustomCommand(
-        name=path.stem,
-        scope=scope,
-        path=path,
         body=body,
-        namespace=namespace,
         description=_text(meta.get("description")) or _first_line(body),
         argument_hint=_text(meta.get("argument-hint")) or None,
         allowed_tools=tuple(split_list(meta.get("allowed-tools"))),
         model=_text(meta.get("model")) or None,
         disable_model_invocation=_flag(meta.get("disable-model-invocation")),
-        argument_names=tuple(_names(meta.get("arguments"))),
+        **fields,
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cc.config.frontmatter import parse_frontmatter, split_list
+from cc.config.frontmatter import parse_frontmatter
 from cc.errors import FrontmatterError
 from cc.input.custom import CustomCommand, substitute_arguments
 from cc.tools.skill import StartedSkill
@@ -59,21 +59,11 @@ def load_skills(cwd: Path, config_dir: Path) -> SkillScan:
 
 def parse_skill_file(path: Path, scope: str) -> CustomCommand:
     """Raises FrontmatterError (frontmatter not a YAML mapping) or OSError."""
-    from cc.input.custom import _first_line, _flag, _text
+    from cc.input.custom import command_from
 
     meta, body = parse_frontmatter(path.read_text(encoding="utf-8", errors="replace"))
-    return CustomCommand(
-        name=path.parent.name,
-        scope=scope,
-        path=path,
-        body=body,
-        description=_text(meta.get("description")) or _first_line(body),
-        argument_hint=_text(meta.get("argument-hint")) or None,
-        allowed_tools=tuple(split_list(meta.get("allowed-tools"))),
-        model=_text(meta.get("model")) or None,
-        disable_model_invocation=_flag(meta.get("disable-model-invocation")),
-        base_dir=path.parent.resolve(),
-    )
+    return command_from(meta, body, name=path.parent.name, scope=scope, path=path,
+                        base_dir=path.parent.resolve())
 
 
 def find_skill(skills: list[CustomCommand], name: str) -> CustomCommand | None:

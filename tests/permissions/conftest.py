@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import pytest
 
 from cc.config.settings import Settings
-from cc.permissions.ask import NO_ONE, AskingChannel, AskUser
+from cc.permissions.ask import NO_ONE, AskAnswer, AskingChannel, AskUser, PermissionRequest
 from cc.permissions.checker import PermissionChecker
 from cc.permissions.context import build_permission_context
 from cc.permissions.gate import Decision
@@ -76,3 +77,15 @@ async def check(checker: PermissionChecker, tool_name: str, **inp: Any) -> Decis
     tool = TOOLS[tool_name]
     data = {**DEFAULT_INPUT.get(tool_name, {}), **inp}
     return await checker.check(tool, tool.input_model.model_validate(data), "toolu_1")
+
+
+def answering(answer: AskAnswer) -> tuple[AskUser, list[PermissionRequest]]:
+    """An AskUser that records each request and gives `answer`."""
+    seen: list[PermissionRequest] = []
+
+    async def ask(request: PermissionRequest) -> AskAnswer:
+        seen.append(request)
+        await asyncio.sleep(0)
+        return answer
+
+    return ask, seen

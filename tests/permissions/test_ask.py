@@ -6,21 +6,9 @@ import asyncio
 import json
 from pathlib import Path
 
-from cc.permissions.ask import AskAnswer, AskUser, PermissionRequest
+from cc.permissions.ask import AskAnswer
 from cc.tools.base import Tool, ToolInput
-from tests.permissions.conftest import TOOLS, Proj, check, make_checker
-
-
-def answering(answer: AskAnswer) -> tuple[AskUser, list[PermissionRequest]]:
-    """An AskUser that records each request and gives `answer`."""
-    seen: list[PermissionRequest] = []
-
-    async def ask(request: PermissionRequest) -> AskAnswer:
-        seen.append(request)
-        await asyncio.sleep(0)
-        return answer
-
-    return ask, seen
+from tests.permissions.conftest import TOOLS, Proj, answering, check, make_checker
 
 
 def local_settings(proj: Proj) -> Path:

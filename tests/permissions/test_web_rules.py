@@ -3,28 +3,16 @@ with no one to ask, and `WebFetch(domain:…)` rules decide it; WebSearch asks t
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 
-from cc.permissions.ask import AskAnswer, AskUser, PermissionRequest
+from cc.permissions.ask import AskAnswer
 from cc.permissions.checker import PermissionChecker
 from cc.permissions.gate import Decision
 from cc.tools.web.web_fetch import WebFetchInput, WebFetchTool
 from cc.tools.web.web_search import WebSearchInput, WebSearchTool
-from tests.permissions.conftest import Proj, make_checker
-
-
-def answering(answer: AskAnswer) -> tuple[AskUser, list[PermissionRequest]]:
-    seen: list[PermissionRequest] = []
-
-    async def ask(request: PermissionRequest) -> AskAnswer:
-        seen.append(request)
-        await asyncio.sleep(0)
-        return answer
-
-    return ask, seen
+from tests.permissions.conftest import Proj, answering, make_checker
 
 
 async def fetch(checker: PermissionChecker, url: str) -> Decision:
