@@ -1,0 +1,239 @@
+"""MCP server configuration as Claude Code reads it.
+
+    scopes    local    ~/.claude.json projects["/abs/proj"].mcpServers (this folder only)
+              project  .mcp.json in the folder or above it (approved before it runs)
+              user     ~/.claude.json mcpServers (every folder)
+              dynamic  --mcp-config files or JSON strings
+    order     a name is taken whole from the first scope that has it:
+              dynamic > local > project > user (`--strict-mcp-config`: dynamic only)
+
+An entry is stdio unless its `type` says `http` (or `streamable-http`), `sse` or `ws`;
+`${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env`, `url` and
+`headers` (an unset variable without a default stays as written, with a warning). A bad
+entry or file is reported (naming the file and the server) and skipped; the rest load.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Scope = Literal["local", "project", "user", "dynamic"]
+SCOPES: tuple[Scope, ...] = ("local", "project", "user")
+Transport = Literal["stdio", "http", "sse", "ws"]
+PROJECT_FILE = ".mcp.json"
+
+
+@dataclass(frozen=True)
+class StdioServer:
+    command: str
+    args: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    transport: Transport = "stdio"
+
+
+@dataclass(frozen=True)
+class RemoteServer:
+    url: str
+    transport: Transport = "http"
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+
+ServerConfig = StdioServer | RemoteServer
+
+
+@dataclass(frozen=True)
+class ServerEntry:
+    """One configured server: its name, how to reach it, where it was found."""
+
+    name: str
+    config: ServerConfig
+    scope: Scope
+    #: The file it came from (None: a JSON string given to --mcp-config).
+    origin: Path | None = None
+    #: The entry as written (for `mcp get` and `mcp list`).
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Found:
+    """Servers by name, and what was wrong with the configuration (one line each)."""
+
+    servers: dict[str, ServerEntry] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def expand(text: str, env: Mapping[str, str], missing: list[str]) -> str:
+    """`${VAR}` / `${VAR:-default}` replaced; names of unset variables without a default
+    are added to `missing` (and left as written)."""
+
+    def one(match: re.Match[str]) -> str:
+        name, default = match.group(1), match.group(2)
+        value = env.get(name)
+        if value is not None and (value or default is None):
+            return value
+        if default is not None:
+            return default
+        missing.append(name)
+        return match.group(0)
+
+    return _VAR.sub(one, text)
+
+
+def parse_server(name: str, raw: Any, env: Mapping[str, str]) -> tuple[ServerConfig | None, list[str]]:
+    """A server entry, or None and why not; second, the warnings (unset variables)."""
+    if not isinstance(raw, dict):
+        return None, ["its entry is not a JSON object"]
+    kind = raw.get("type", "stdio")
+    missing: list[str] = []
+
+    def text(key: str) -> str | None:
+        value = raw.get(key)
+        return expand(value, env, missing) if isinstance(value, str) and value.strip() else None
+
+    def table(key: str) -> dict[str, str] | str:
+        value = raw.get(key, {})
+        if not isinstance(value, dict):
+            return f'"{key}" must be an object of strings'
+        return {str(k): expand(str(v), env, missing) for k, v in value.items()}
+
+    config: ServerConfig
+    if kind == "stdio":
+        if "url" in raw and "type" not in raw:
+            return None, [f'MCP server "{name}" has a "url" but no "type"']
+        command = text("command")
+        if command is None:
+            return None, ['a stdio server needs a "command"']
+        args = raw.get("args", [])
+        if not isinstance(args, list):
+            return None, ['"args" must be a list of strings']
+        environment = table("env")
+        if isinstance(environment, str):
+            return None, [environment]
+        config = StdioServer(command, tuple(expand(str(a), env, missing) for a in args),
+                             environment)
+    elif kind in ("http", "streamable-http", "sse", "ws"):
+        url = text("url")
+        if url is None:
+            return None, [f'a server of type "{kind}" needs a "url"']
+        headers = table("headers")
+        if isinstance(headers, str):
+            return None, [headers]
+        transport: Transport = "http" if kind == "streamable-http" else kind
+        config = RemoteServer(url, transport, headers)
+    else:
+        return None, [f'unknown type "{kind}" (stdio, http, sse or ws)']
+    warnings = [f"${{{var}}} is not set (no default given)" for var in dict.fromkeys(missing)]
+    return config, warnings
+
+
+def servers_of(data: Any, scope: Scope, origin: Path | None, label: str,
+               env: Mapping[str, str], found: Found) -> None:
+    """Add the servers of one `{"mcpServers": {...}}` object to `found` (a name already
+    there wins)."""
+    if not isinstance(data, dict):
+        found.problems.append(f"{label}: expected a JSON object")
+        return
+    servers = data.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        found.problems.append(f'{label}: "mcpServers" must be an object')
+        return
+    for name, raw in servers.items():
+        config, notes = parse_server(name, raw, env)
+        for note in notes:
+            found.problems.append(f'{label}: MCP server "{name}": {note}')
+        if config is not None and name not in found.servers:
+            found.servers[name] = ServerEntry(name, config, scope, origin, raw)
+
+
+def read_json_file(path: Path) -> tuple[Any, str | None]:
+    """The JSON in `path` (None if there is no file), or the problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:
+        return None, f"{path}: cannot read it: {exc.strerror or exc}"
+    try:
+        return json.loads(text), None
+    except ValueError as exc:
+        return None, f"{path}: not valid JSON: {exc}"
+
+
+def project_file(cwd: Path) -> Path | None:
+    """The nearest `.mcp.json`, in `cwd` or a folder above it."""
+    for folder in (cwd, *cwd.parents):
+        candidate = folder / PROJECT_FILE
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load_servers(cwd: Path, config_dir: Path, *, flag_configs: Sequence[str] = (),
+                 strict: bool = False, env: Mapping[str, str] | None = None) -> Found:
+    """Every configured server, by the order above."""
+    import os
+
+    from cc.config.global_state import global_state_path, project_key, read_state
+
+    env = os.environ if env is None else env
+    found = Found()
+    for item in flag_configs:
+        _flag_config(item, env, found)
+    if strict:
+        return found
+    state = read_state(config_dir)
+    state_path = global_state_path(config_dir)
+    project = state.get("projects", {})
+    local = project.get(project_key(cwd), {}) if isinstance(project, dict) else {}
+    if isinstance(local, dict) and "mcpServers" in local:
+        servers_of(local, "local", state_path, f"{state_path} (local scope)", env, found)
+    path = project_file(cwd)
+    if path is not None:
+        data, problem = read_json_file(path)
+        if problem:
+            found.problems.append(problem)
+        elif data is not None:
+            servers_of(data, "project", path, str(path), env, found)
+    if "mcpServers" in state:
+        servers_of(state, "user", state_path, f"{state_path} (user scope)", env, found)
+    return found
+
+
+def _flag_config(item: str, env: Mapping[str, str], found: Found) -> None:
+    text = item.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            found.problems.append(f"--mcp-config: not valid JSON: {exc}")
+            return
+        servers_of(data, "dynamic", None, "--mcp-config", env, found)
+        return
+    path = Path(text).expanduser()
+    data, problem = read_json_file(path)
+    if problem or data is None:
+        found.problems.append(problem or f"--mcp-config: {path}: no such file")
+        return
+    servers_of(data, "dynamic", path, str(path), env, found)
+
+
+def approval(name: str, settings_get: Any) -> bool | None:
+    """Whether a project server may run: True (approved), False (refused) or None (not
+    yet asked). `settings_get` is `Settings.get`."""
+    disabled = settings_get("disabledMcpjsonServers") or []
+    if isinstance(disabled, list) and name in disabled:
+        return False
+    enabled = settings_get("enabledMcpjsonServers") or []
+    if settings_get("enableAllProjectMcpServers") is True:
+        return True
+    if isinstance(enabled, list) and name in enabled:
+        return True
+    return None

@@ -1,0 +1,227 @@
+"""One MCP server for the whole session: connected in the background, kept connected.
+
+    run()            the connection's task (the session's supervisor owns it): connect,
+                     fetch the tools, prompts and resources, wait until the connection
+                     drops or a reconnect is asked for; then again, with backoff
+    call(...)        a request through the live client; made while the server is down,
+                     it waits for the reconnect (up to its timeout) instead of failing
+    reconnect()      drop the connection now and connect again (`/mcp`)
+    status           pending · connected · failed · disabled (`system/init`, `/mcp`)
+
+A server that changes its tools (`notifications/tools/list_changed`, or a change event
+on 2026-era servers) has them fetched again; `on_change` tells the hub, which
+re-registers them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from cc.mcp.client import ClientSetup, open_client
+from cc.mcp.config import ServerEntry
+
+if TYPE_CHECKING:
+    from mcp import Client
+
+log = logging.getLogger(__name__)
+Status = Literal["pending", "connected", "failed", "disabled"]
+T = TypeVar("T")
+
+#: Seconds between reconnection attempts: doubling from the first, capped at the last.
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 30.0
+
+
+class ServerDown(Exception):
+    """The server could not be reached in time for a request."""
+
+
+@dataclass
+class Listing:
+    """What a server offers, as last fetched."""
+
+    tools: list[Any] = field(default_factory=list)
+    prompts: list[Any] = field(default_factory=list)
+    resources: bool = False
+    server_name: str = ""
+    server_version: str = ""
+    instructions: str | None = None
+
+
+class ServerConnection:
+    def __init__(self, entry: ServerEntry, setup: ClientSetup, *,
+                 on_change: Callable[[ServerConnection], None] | None = None,
+                 backoff_first: float = BACKOFF_FIRST) -> None:
+        self.entry = entry
+        self.setup = setup
+        self.status: Status = "pending"
+        #: Why the last attempt failed (None once connected).
+        self.error: str | None = None
+        self.listing = Listing()
+        #: Connections made so far (1 after the first, 2 after a reconnect…).
+        self.generation = 0
+        self._on_change = on_change
+        self._client: Client | None = None
+        self._wake = asyncio.Event()
+        self._settled = asyncio.Event()
+        #: Set when the attempt under way ends (connected or failed), then replaced.
+        self._attempt_end = asyncio.Event()
+        self._backoff_first = backoff_first
+
+    @property
+    def name(self) -> str:
+        return self.entry.name
+
+    @property
+    def connected(self) -> bool:
+        return self._client is not None
+
+    async def settled(self) -> None:
+        """Wait until the first attempt has ended (connected or failed)."""
+        await self._settled.wait()
+
+    # -- the connection's task ------------------------------------------------------------
+
+    async def run(self) -> None:
+        attempt = 0
+        while True:
+            self._wake.clear()
+            try:
+                async with open_client(self.entry, self._setup_with_notices()) as (client, dropped):
+                    await self._fetch(client)
+                    self._client, self.status, self.error = client, "connected", None
+                    self.generation += 1
+                    attempt = 0
+                    self._settled.set()
+                    self._end_attempt()
+                    self._changed()
+                    await self._until(dropped, client)
+            except ConnectionError as exc:
+                self.error = str(exc)
+            except Exception as exc:  # noqa: BLE001 - a server's fault is reported, not raised
+                self.error = f"{type(exc).__name__}: {exc}"
+                log.debug("MCP server %s failed", self.name, exc_info=True)
+            finally:
+                was_up = self._client is not None
+                self._client = None
+            if was_up and self.error is None:
+                self.error = "the connection was lost"
+            self.status = "failed"
+            self._settled.set()
+            self._end_attempt()
+            if was_up:
+                self._changed()
+            delay = min(BACKOFF_MAX, self._backoff_first * 2 ** attempt)
+            attempt += 1
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
+
+    def _end_attempt(self) -> None:
+        self._attempt_end.set()
+        self._attempt_end = asyncio.Event()
+
+    async def _until(self, dropped: asyncio.Event, client: Client) -> None:
+        """Serve until the connection drops or a reconnect is asked for; refetch the
+        tools when the server says they changed."""
+        waits = [asyncio.ensure_future(dropped.wait()), asyncio.ensure_future(self._wake.wait())]
+        listener = asyncio.ensure_future(self._listen(client))
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (*waits, listener):
+                task.cancel()
+            await asyncio.gather(*waits, listener, return_exceptions=True)
+
+    async def _listen(self, client: Client) -> None:
+        """On 2026-era servers, change events come through a subscription."""
+        from mcp.client.subscriptions import ListenNotSupportedError
+
+        try:
+            async with client.listen(tools_list_changed=True, prompts_list_changed=True,
+                                     resources_list_changed=True) as events:
+                async for _event in events:
+                    await self.refresh()
+        except ListenNotSupportedError:
+            return  # an older server notifies through the message handler
+        except Exception:  # noqa: BLE001 - the listen stream is a convenience
+            log.debug("MCP server %s: change subscription ended", self.name, exc_info=True)
+
+    def _setup_with_notices(self) -> ClientSetup:
+        import dataclasses
+
+        def on_message(message: Any) -> None:
+            method = getattr(message, "method", "")
+            if method.endswith("/list_changed"):
+                asyncio.get_running_loop().create_task(self.refresh())
+
+        return dataclasses.replace(self.setup, on_message=on_message)
+
+    async def _fetch(self, client: Client) -> None:
+        caps = client.server_capabilities
+        listing = Listing()
+        if caps.tools is not None:
+            listing.tools = await _all(client.list_tools, "tools")
+        if caps.prompts is not None:
+            listing.prompts = await _all(client.list_prompts, "prompts")
+        listing.resources = caps.resources is not None
+        info = client.server_info
+        if info is not None:
+            listing.server_name, listing.server_version = info.name, info.version
+        listing.instructions = client.instructions
+        self.listing = listing
+
+    async def refresh(self) -> None:
+        """Fetch the lists again (the server said they changed)."""
+        client = self._client
+        if client is None:
+            return
+        try:
+            await self._fetch(client)
+        except Exception:  # noqa: BLE001
+            log.debug("MCP server %s: refetch failed", self.name, exc_info=True)
+            return
+        self._changed()
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change(self)
+
+    # -- requests -------------------------------------------------------------------------
+
+    def reconnect(self) -> None:
+        """Drop the connection (if any) and connect again at once."""
+        self._wake.set()
+
+    async def call(self, request: Callable[[Client], Awaitable[T]], timeout: float) -> T:
+        """`request(client)` on the live connection, waiting for one up to `timeout`
+        seconds in all. Raises `ServerDown`, `TimeoutError`, or the request's error."""
+        async with asyncio.timeout(timeout):
+            if self._client is None:
+                if self.status == "disabled":
+                    raise ServerDown(f"MCP server {self.name} is disabled")
+                attempt = self._attempt_end
+                self._wake.set()  # do not wait out the backoff
+                await attempt.wait()
+            client = self._client
+            if client is None:
+                raise ServerDown(f"MCP server {self.name} is not connected: {self.error}")
+            return await request(client)
+
+
+async def _all(method: Callable[..., Awaitable[Any]], key: str) -> list[Any]:
+    """Every page of a list request."""
+    items: list[Any] = []
+    cursor: str | None = None
+    for _ in range(100):
+        result = await (method(cursor=cursor) if cursor else method())
+        items.extend(getattr(result, key))
+        cursor = getattr(result, "next_cursor", None)
+        if not cursor:
+            break
+    return items
