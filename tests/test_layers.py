@@ -73,7 +73,7 @@ def test_the_layers_stand_in_their_order() -> None:
     """Each package imports only those below it (a package missing here may import any
     leaf: models, config, prompts, the top-level modules)."""
     order = ["memory", "tasks", "tools", "permissions", "sandbox", "hooks", "core",
-             "compact", "session", "agents", "team", "input", "app", "commands", "ui"]
+             "mcp", "compact", "session", "agents", "team", "input", "app", "commands", "ui"]
     graph = package_graph()
     upward = sorted(f"{a} -> {b}" for a in order for b in graph.get(a, ())
                     if b in order and order.index(b) > order.index(a))

@@ -130,11 +130,11 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
     import mcp_types
     from mcp import Client
 
-    async def roots(_context: Any) -> Any:
-        return mcp_types.ListRootsResult(roots=[
-            mcp_types.Root(uri=folder.resolve().as_uri(), name=folder.name or str(folder))
+    async def roots(context: Any) -> Any:
+        return mcp_types.ListRootsResult.model_validate({"roots": [
+            {"uri": folder.resolve().as_uri(), "name": folder.name or str(folder)}
             for folder in (setup.cwd, *setup.roots)
-        ])
+        ]})
 
     async def on_message(message: Any) -> None:
         if setup.on_message is not None and not isinstance(message, Exception):

@@ -129,17 +129,19 @@ class ServerConnection:
     async def _until(self, dropped: asyncio.Event, client: Client) -> None:
         """Serve until the connection drops or a reconnect is asked for; refetch the
         tools when the server says they changed."""
-        waits = [asyncio.ensure_future(dropped.wait()), asyncio.ensure_future(self._wake.wait())]
-        listener = asyncio.ensure_future(self._listen(client))
+        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(dropped.wait()),
+                                            asyncio.ensure_future(self._wake.wait()),
+                                            asyncio.ensure_future(self._listen(client))]
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in (*waits, listener):
+            for task in waits:
                 task.cancel()
-            await asyncio.gather(*waits, listener, return_exceptions=True)
+            await asyncio.gather(*waits, return_exceptions=True)
 
     async def _listen(self, client: Client) -> None:
-        """On 2026-era servers, change events come through a subscription."""
+        """On 2026-era servers, change events come through a subscription, whose end
+        means the connection's; it returns when the connection is lost."""
         from mcp.client.subscriptions import ListenNotSupportedError
 
         try:
@@ -148,8 +150,10 @@ class ServerConnection:
                 async for _event in events:
                     await self.refresh()
         except ListenNotSupportedError:
-            return  # an older server notifies through the message handler
-        except Exception:  # noqa: BLE001 - the listen stream is a convenience
+            # An older server notifies through the message handler; its stream's end
+            # is the sign of a drop.
+            await asyncio.Event().wait()
+        except Exception:  # noqa: BLE001 - reported as a lost connection
             log.debug("MCP server %s: change subscription ended", self.name, exc_info=True)
 
     def _setup_with_notices(self) -> ClientSetup:
