@@ -142,19 +142,19 @@ class ServerConnection:
     async def _listen(self, client: Client) -> None:
         """On 2026-era servers, change events come through a subscription, whose end
         means the connection's; it returns when the connection is lost."""
-        from mcp.client.subscriptions import ListenNotSupportedError
+        from mcp.client.subscriptions import SubscriptionLost
 
         try:
             async with client.listen(tools_list_changed=True, prompts_list_changed=True,
                                      resources_list_changed=True) as events:
                 async for _event in events:
                     await self.refresh()
-        except ListenNotSupportedError:
-            # An older server notifies through the message handler; its stream's end
-            # is the sign of a drop.
+        except SubscriptionLost:
+            log.debug("MCP server %s: change subscription lost", self.name)
+        except Exception:  # noqa: BLE001 - no subscription (an older server notifies
+            # through the message handler): the stream's end is the sign of a drop
+            log.debug("MCP server %s: no change subscription", self.name, exc_info=True)
             await asyncio.Event().wait()
-        except Exception:  # noqa: BLE001 - reported as a lost connection
-            log.debug("MCP server %s: change subscription ended", self.name, exc_info=True)
 
     def _setup_with_notices(self) -> ClientSetup:
         import dataclasses
