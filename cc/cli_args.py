@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--session-id", help="use this UUID as the session id")
     p.add_argument("--fork-session", action="store_true")
     p.add_argument("--no-session-persistence", action="store_true")
+    p.add_argument("--mcp-config", dest="mcp_config", nargs="+", default=[],
+                   help="MCP servers from JSON files or strings: {\"mcpServers\": {...}}")
+    p.add_argument("--strict-mcp-config", action="store_true",
+                   help="use only the MCP servers of --mcp-config")
     return p
 
 

@@ -126,6 +126,7 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
     registry = build_registry(options.tools, permissions, extra_tools, search=search,
                               skills=SkillLibrary(session.cwd, session.config_dir),
                               interactive=options.interactive)
+    _follow_mcp(registry, session, None, permissions)
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates
         from cc.app.options import COORDINATOR_TOOLS
@@ -159,7 +160,9 @@ async def fork(session: Session, parent: QueryEngine, spec: AgentSpec, *,
         registry = parent.registry
     else:
         pool = session.tool_pool or parent.registry
-        registry = _offered(pool.entries(), spec.tools, context)
+        registry = _offered([e for e in pool.entries() if not e.name.startswith("mcp__")],
+                            spec.tools, context)
+        _follow_mcp(registry, session, spec.tools, context)
     return await build_engine(spec, session, permissions=context, registry=registry,
                               parent=parent)
 
@@ -280,6 +283,22 @@ def _offered(candidates: Sequence[CatalogEntry], only: tuple[str, ...] | None,
         if not kept or hides(permissions, name):
             registry.pop(name)
     return registry
+
+
+def _follow_mcp(registry: ToolRegistry, session: Session, only: tuple[str, ...] | None,
+                permissions: PermissionContext) -> None:
+    """The session's MCP tools, as they come and go: those `only` names (all when None;
+    `mcp__server` names a server's every tool), less those a bare deny rule hides."""
+    if session.mcp is None:
+        return
+    from cc.permissions.checker import hides
+
+    def keep(name: str) -> bool:
+        if hides(permissions, name):
+            return False
+        return only is None or any(name == n or name.startswith(n + "__") for n in only)
+
+    registry.follow(session.mcp, keep)
 
 
 def _permission_context(

@@ -56,6 +56,10 @@ class SessionOptions:
     #: Someone at the terminal answers (the REPL): the tools that ask a person
     #: (AskUserQuestion, plan mode's) are offered. False in print mode.
     interactive: bool = False
+    #: `--mcp-config`: files or JSON strings naming MCP servers.
+    mcp_configs: tuple[str, ...] = ()
+    #: `--strict-mcp-config`: no MCP servers but those of `--mcp-config`.
+    strict_mcp_config: bool = False
 
 
 def resolve_options(
@@ -90,6 +94,8 @@ def resolve_options(
         session_id=valid_uuid(args.session_id) if args.session_id else None,
         agents_json=_agents_json(args.agents),
         coordinator=truthy(env.get(COORDINATOR_ENV)),
+        mcp_configs=tuple(args.mcp_config),
+        strict_mcp_config=args.strict_mcp_config,
     )
 
 

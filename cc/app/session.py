@@ -3,8 +3,9 @@ and the turn driver its front ends (the REPL, print mode, the SDK host) all call
 
     facts        cwd, config folder, settings, credentials, resolved options (frozen)
     shared       the API client, the permission rules (grants scoped to whoever got
-                 them), the tool pool, the team and its task list, the memory folder,
-                 the sandbox, a supervisor for what outlives one agent
+                 them), the tool pool, the MCP servers (their connections and tools),
+                 the team and its task list, the memory folder, the sandbox, a
+                 supervisor for what outlives one agent
     main         the session's main agent (`open()` builds it); sub-agents are forks of
                  it (`fork`, the one way an engine is derived from another)
     turns        start() · prepare(text) · submit(message, model=, tools=) ·
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
     from cc.input.prepare import PreparedInput
+    from cc.mcp.hub import McpHub
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
@@ -75,6 +77,8 @@ class Session:
         self.extractor: ExtractionCoordinator | None = None
         #: What outlives one agent (the connection, the sandbox, MCP servers), closed last.
         self.supervisor = Supervisor()
+        #: The configured MCP servers (None: there are none); `open()` starts them.
+        self.mcp: McpHub | None = None
         self._client: ModelClient | None = None
         self._notes: list[str] = []
 
@@ -125,7 +129,11 @@ class Session:
         from cc.agents.extractor import extraction_for
         from cc.app.factory import build_main
 
+        self.mcp, problems = _mcp_hub(self)
         built = await build_main(self, extra_tools)
+        built.warnings[:0] = problems
+        if self.mcp is not None:
+            self.mcp.start(self.supervisor.spawn)
         if self.sandbox is not None:
             self.supervisor.on_close(self.sandbox.close)
         self._main = built.engine
@@ -201,6 +209,17 @@ class Session:
             if undo is not None:
                 undo()
 
+    async def mcp_ready(self) -> list[str]:
+        """Wait (MCP_TIMEOUT at most) until every MCP server has connected or failed; what
+        to tell the user: failures and problems found meanwhile."""
+        hub = self.mcp
+        if hub is None:
+            return []
+        await hub.settled(hub.setup.connect_timeout)
+        notes = [f'MCP server "{c.name}" failed to connect: {c.error}'
+                 for c in hub.connections.values() if c.status == "failed" and c.error]
+        return notes + hub.take_problems()
+
     async def wait_for_news(self) -> bool:
         """Wait while background agents run and nothing waits for the model; whether
         news waits now (print mode then runs another turn, as Claude Code does)."""
@@ -219,3 +238,36 @@ class Session:
                 await self._main.aclose()
         finally:
             await self.supervisor.aclose()
+
+
+def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
+    """The session's MCP servers, as configuration names them (None: there are none);
+    the configuration's problems. A project server refused in settings stays off; in the
+    REPL one not yet approved waits until the user says (`McpHub.enable`)."""
+    from cc.mcp.config import approval, load_servers
+
+    options = session.options
+    found = load_servers(session.cwd, session.config_dir, flag_configs=options.mcp_configs,
+                         strict=options.strict_mcp_config)
+    if not found.servers:
+        return None, list(found.problems)
+    import os
+
+    from cc.mcp.client import ClientSetup
+    from cc.mcp.hub import McpHub
+    from cc.mcp.tool import env_number
+    from cc.session.paths import project_dir
+
+    held = []
+    for name, entry in found.servers.items():
+        if entry.scope == "project":
+            approved = approval(name, session.settings.get)
+            if approved is False or (approved is None and options.interactive):
+                held.append(name)
+    setup = ClientSetup(
+        session.cwd, roots=[Path(d).resolve() for d in options.add_dirs],
+        log_dir=session.config_dir / "mcp-logs" / project_dir(session.cwd,
+                                                              session.config_dir).name,
+        connect_timeout=env_number("MCP_TIMEOUT", 30_000) / 1000, environ=dict(os.environ))
+    hub = McpHub(found, setup, held=held)
+    return hub, hub.take_problems()

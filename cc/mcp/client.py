@@ -49,13 +49,24 @@ def log_path(setup: ClientSetup, name: str) -> Path | None:
     return setup.log_dir / f"{safe}.log"
 
 
-def stderr_tail(setup: ClientSetup, name: str, lines: int = 5) -> str:
-    """The last lines the server wrote to stderr (for a failure's message)."""
+def _log_size(setup: ClientSetup, name: str) -> int:
+    path = log_path(setup, name)
+    try:
+        return path.stat().st_size if path is not None else 0
+    except OSError:
+        return 0
+
+
+def stderr_tail(setup: ClientSetup, name: str, since: int = 0, lines: int = 5) -> str:
+    """The last lines the server wrote to stderr after offset `since` (for a failure's
+    message)."""
     path = log_path(setup, name)
     if path is None:
         return ""
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with path.open("rb") as f:
+            f.seek(since)
+            text = f.read().decode("utf-8", errors="replace")
     except OSError:
         return ""
     kept = [line for line in text.splitlines() if line.strip()]
@@ -141,6 +152,7 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
             setup.on_message(message)
 
     dropped = asyncio.Event()
+    since = _log_size(setup, entry.name)
     with contextlib.ExitStack() as files:
         transport = _transport(entry, setup, files)
         client = Client(_watched(transport, dropped), list_roots_callback=roots,
@@ -155,7 +167,7 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
                 await client.__aexit__(None, None, None)
             if isinstance(exc, (asyncio.CancelledError, KeyboardInterrupt, SystemExit)):
                 raise
-            raise ConnectionError(_reason(exc, entry, setup)) from None
+            raise ConnectionError(_reason(exc, entry, setup, since)) from None
         try:
             yield client, dropped
         finally:
@@ -168,13 +180,14 @@ def _version() -> str:
     return __version__
 
 
-def _reason(exc: BaseException, entry: ServerEntry, setup: ClientSetup) -> str:
+def _reason(exc: BaseException, entry: ServerEntry, setup: ClientSetup, since: int) -> str:
     """One line (or a few) saying why a connection failed."""
     if isinstance(exc, TimeoutError):
         reason = f"Connection timed out after {setup.connect_timeout:g} s"
     else:
         reason = _leaf_message(exc)
-    tail = stderr_tail(setup, entry.name) if isinstance(entry.config, StdioServer) else ""
+    stdio = isinstance(entry.config, StdioServer)
+    tail = stderr_tail(setup, entry.name, since) if stdio else ""
     return f"{reason}\n{tail}" if tail else reason
 
 
@@ -184,6 +197,8 @@ def _leaf_message(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     if isinstance(exc, FileNotFoundError):
         return f"command not found: {exc.filename or exc}"
+    if type(exc).__name__ == "MCPError" and "closed" in str(exc).lower():
+        return "the server closed the connection (it may have exited)"
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 

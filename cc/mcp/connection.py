@@ -35,6 +35,8 @@ T = TypeVar("T")
 #: Seconds between reconnection attempts: doubling from the first, capped at the last.
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
+#: Seconds a call waits for its server's tool list being fetched again.
+REFRESH_WAIT = 5.0
 
 
 class ServerDown(Exception):
@@ -67,8 +69,12 @@ class ServerConnection:
         self.generation = 0
         self._on_change = on_change
         self._client: Client | None = None
+        #: A reconnect was asked for (`/mcp`): drop the connection, connect at once.
         self._wake = asyncio.Event()
+        #: Someone waits for the server: do not wait out the backoff.
+        self._hurry = asyncio.Event()
         self._settled = asyncio.Event()
+        self._refreshing: asyncio.Future[None] | None = None
         #: Set when the attempt under way ends (connected or failed), then replaced.
         self._attempt_end = asyncio.Event()
         self._backoff_first = backoff_first
@@ -91,6 +97,7 @@ class ServerConnection:
         attempt = 0
         while True:
             self._wake.clear()
+            self._hurry.clear()
             try:
                 async with open_client(self.entry, self._setup_with_notices()) as (client, dropped):
                     await self._fetch(client)
@@ -120,7 +127,13 @@ class ServerConnection:
             attempt += 1
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(delay):
-                    await self._wake.wait()
+                    await _either(self._wake, self._hurry)
+
+    def fail(self, error: str) -> None:
+        """The connection cannot even be tried."""
+        self.status, self.error = "failed", error
+        self._settled.set()
+        self._end_attempt()
 
     def _end_attempt(self) -> None:
         self._attempt_end.set()
@@ -148,7 +161,7 @@ class ServerConnection:
             async with client.listen(tools_list_changed=True, prompts_list_changed=True,
                                      resources_list_changed=True) as events:
                 async for _event in events:
-                    await self.refresh()
+                    self._refresh_soon()
         except SubscriptionLost:
             log.debug("MCP server %s: change subscription lost", self.name)
         except Exception:  # noqa: BLE001 - no subscription (an older server notifies
@@ -162,7 +175,7 @@ class ServerConnection:
         def on_message(message: Any) -> None:
             method = getattr(message, "method", "")
             if method.endswith("/list_changed"):
-                asyncio.get_running_loop().create_task(self.refresh())
+                self._refresh_soon()
 
         return dataclasses.replace(self.setup, on_message=on_message)
 
@@ -179,6 +192,12 @@ class ServerConnection:
             listing.server_name, listing.server_version = info.name, info.version
         listing.instructions = client.instructions
         self.listing = listing
+
+    def _refresh_soon(self) -> None:
+        """Refetch in the background; a call under way waits for it before it returns
+        (so a tool that adds tools has them offered with the next request)."""
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.ensure_future(self.refresh())
 
     async def refresh(self) -> None:
         """Fetch the lists again (the server said they changed)."""
@@ -201,6 +220,7 @@ class ServerConnection:
     def reconnect(self) -> None:
         """Drop the connection (if any) and connect again at once."""
         self._wake.set()
+        self._hurry.set()
 
     async def call(self, request: Callable[[Client], Awaitable[T]], timeout: float) -> T:
         """`request(client)` on the live connection, waiting for one up to `timeout`
@@ -210,12 +230,26 @@ class ServerConnection:
                 if self.status == "disabled":
                     raise ServerDown(f"MCP server {self.name} is disabled")
                 attempt = self._attempt_end
-                self._wake.set()  # do not wait out the backoff
+                self._hurry.set()
                 await attempt.wait()
             client = self._client
             if client is None:
                 raise ServerDown(f"MCP server {self.name} is not connected: {self.error}")
-            return await request(client)
+            result = await request(client)
+        if self._refreshing is not None and not self._refreshing.done():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(REFRESH_WAIT):
+                    await asyncio.shield(self._refreshing)
+        return result
+
+
+async def _either(*events: asyncio.Event) -> None:
+    waits = [asyncio.ensure_future(e.wait()) for e in events]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
 
 
 async def _all(method: Callable[..., Awaitable[Any]], key: str) -> list[Any]:

@@ -126,6 +126,8 @@ async def run_print(
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
 
+    for note in await session.mcp_ready():  # its tools are in the first request
+        print(f"Warning: {note}", file=sys.stderr)
     if records:
         emit(init_record(session, __version__))
         if (agents := engine.executor.ctx.agent_tasks) is not None:

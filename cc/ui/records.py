@@ -29,7 +29,7 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "cwd": str(session.cwd),
         "session_id": engine.session_id,
         "tools": engine.registry.names,
-        "mcp_servers": [],
+        "mcp_servers": session.mcp.statuses() if session.mcp is not None else [],
         "model": engine.model,
         "permissionMode": engine.permission_mode,
         "slash_commands": [],

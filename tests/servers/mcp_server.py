@@ -1,10 +1,10 @@
 """A small MCP server for the tests, built on the official SDK (`MCPServer`, FastMCP's
 name in mcp 2.x): over stdio by default, or streamable HTTP / legacy SSE on 127.0.0.1.
 
-    python tests/mcp_server.py                     stdio
-    python tests/mcp_server.py --http READY_FILE   streamable HTTP on a free port
-    python tests/mcp_server.py --sse READY_FILE    legacy SSE on a free port
-    python tests/mcp_server.py --crash             exits at once (a server that fails)
+    python tests/servers/mcp_server.py                     stdio
+    python tests/servers/mcp_server.py --http READY_FILE   streamable HTTP on a free port
+    python tests/servers/mcp_server.py --sse READY_FILE    legacy SSE on a free port
+    python tests/servers/mcp_server.py --crash             exits at once (a server that fails)
 
 Over HTTP the URL is written to READY_FILE once the port listens. `--name` names the
 server, `--pid-file` records the process id (tests kill it mid-session), `--state-dir`
@@ -68,7 +68,11 @@ def build(name: str, state_dir: Path | None):
         server.add_tool(extra, description="A tool added at run time.", structured_output=False)
         if state_dir is not None:
             (state_dir / f"{name}.extra").write_text("1")
-        await ctx.session.send_tool_list_changed()
+        await ctx.notify_tools_changed()  # 2026-era clients listen for it
+        try:  # earlier clients take the notification as such
+            await ctx.session.send_tool_list_changed()
+        except Exception:  # noqa: BLE001 - not every session has it
+            pass
         return "added"
 
     if state_dir is not None and (state_dir / f"{name}.extra").exists():

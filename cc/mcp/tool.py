@@ -1,0 +1,211 @@
+"""An MCP server's tool as one of ours: `mcp__<server>__<tool>`.
+
+The definition is the server's: its description and input schema as given (no output
+schema). A call goes through the server's connection (`ServerConnection.call`), bounded
+by MCP_TOOL_TIMEOUT; the result maps as Claude Code maps it:
+
+    structuredContent      the tool_result is its JSON
+    text / images          text blocks / image blocks
+    embedded resources     their text (or an image block; other binary data is named)
+    resource links         a line naming the resource
+    isError                an error result with the server's text
+
+Output estimated above MAX_MCP_OUTPUT_TOKENS is cut, with a note saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ConfigDict
+
+from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
+
+if TYPE_CHECKING:
+    from cc.mcp.connection import ServerConnection
+
+#: Claude Code's defaults: a call may take very long (about 28 hours); output is capped
+#: at 25,000 tokens.
+DEFAULT_TOOL_TIMEOUT_MS = 100_000_000
+DEFAULT_MAX_OUTPUT_TOKENS = 25_000
+#: Characters per token, for the output cap's estimate.
+CHARS_PER_TOKEN = 4
+
+
+def clean_name(name: str) -> str:
+    """A server's or tool's name as it goes into `mcp__…`: characters outside
+    [A-Za-z0-9_-] become `_`."""
+    return re.sub(r"[^A-Za-z0-9_-]", "_", name)
+
+
+def tool_name(server: str, tool: str) -> str:
+    return f"mcp__{clean_name(server)}__{clean_name(tool)}"
+
+
+def env_number(name: str, default: int) -> int:
+    try:
+        value = int(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value if value > 0 else default
+
+
+class McpInput(ToolInput):
+    """Whatever the server's schema takes: the server checks it."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class McpTool(Tool):
+    input_model = McpInput
+
+    def __init__(self, connection: ServerConnection, spec: Any) -> None:
+        self.connection = connection
+        self.server_tool = str(spec.name)
+        self.name = tool_name(connection.name, self.server_tool)
+        self._description = str(spec.description or "")
+        schema = spec.input_schema if isinstance(spec.input_schema, dict) else {}
+        self._schema: dict[str, Any] = schema or {"type": "object", "properties": {}}
+        annotations = getattr(spec, "annotations", None)
+        self._read_only_hint = bool(getattr(annotations, "read_only_hint", False))
+
+    def description(self) -> str:
+        return self._description
+
+    def input_schema(self) -> dict[str, Any]:
+        return self._schema
+
+    def validate(self, raw: dict[str, Any]) -> ToolInput | str:
+        if not isinstance(raw, dict):
+            return f"{self.name} takes an object of arguments"
+        required = self._schema.get("required")
+        missing = [k for k in required if k not in raw] if isinstance(required, list) else []
+        if missing:
+            return (f"InputValidationError: {self.name} failed because the required "
+                    f"parameter{'s' if len(missing) > 1 else ''} "
+                    f"{', '.join(f'`{k}`' for k in missing)} "
+                    f"{'are' if len(missing) > 1 else 'is'} missing")
+        return McpInput.model_validate(raw)
+
+    def is_read_only(self, inp: ToolInput) -> bool:
+        # Permission treats every MCP tool as acting (the rules decide); running beside
+        # others is safe when the server says the tool only reads.
+        return False
+
+    def is_concurrency_safe(self, inp: ToolInput) -> bool:
+        return self._read_only_hint
+
+    async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
+        from cc.mcp.connection import ServerDown
+
+        arguments = inp.model_dump()
+        timeout_ms = env_number("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS)
+        try:
+            result = await self.connection.call(
+                lambda client: client.call_tool(self.server_tool, arguments),
+                timeout_ms / 1000)
+        except TimeoutError:
+            return _error(f'MCP server "{self.connection.name}" tool "{self.server_tool}" '
+                          f"timed out after {timeout_ms / 1000:g}s")
+        except ServerDown as exc:
+            return _error(str(exc))
+        except Exception as exc:  # noqa: BLE001 - the server's failure, told to the model
+            return _error(f"MCP server \"{self.connection.name}\": {_message(exc)}")
+        return map_result(result, self.connection)
+
+
+def _message(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = str(exc).strip()
+    return text or type(exc).__name__
+
+
+def _error(text: str) -> ToolResult:
+    return ToolResult(text, is_error=True, data=f"Error: {text}")
+
+
+def map_result(result: Any, connection: ServerConnection | None = None) -> ToolResult:
+    """A `CallToolResult` as the model and the transcript get it."""
+    blocks = [b for item in (result.content or []) for b in content_blocks(item)]
+    structured = getattr(result, "structured_content", None)
+    if result.is_error:
+        text = "\n".join(b["text"] for b in blocks if b["type"] == "text") or "Error"
+        return _error(text)
+    if structured is not None:
+        blocks = [{"type": "text", "text": json.dumps(structured, ensure_ascii=False,
+                                                      separators=(",", ":"))}]
+    blocks = cap_output(blocks, env_number("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS))
+    texts = [b["text"] for b in blocks if b["type"] == "text"]
+    content: str | list[dict[str, Any]] = (
+        "\n".join(texts) if len(texts) == len(blocks) else blocks)
+    data: dict[str, Any] = {"content": content if isinstance(content, str) else blocks}
+    meta = getattr(result, "meta", None)
+    if meta:
+        data["_meta"] = meta
+    if structured is not None:
+        data["structuredContent"] = structured
+    summary = None
+    if connection is not None:
+        summary = f"{len(blocks)} block{'s' if len(blocks) != 1 else ''} from {connection.name}"
+    return ToolResult(content if content != "" else "(no content)", data=data, summary=summary)
+
+
+def content_blocks(item: Any) -> list[dict[str, Any]]:
+    """One MCP content item as API content blocks."""
+    kind = getattr(item, "type", "")
+    if kind == "text":
+        return [{"type": "text", "text": item.text}]
+    if kind == "image":
+        return [_image(item.mime_type, item.data)]
+    if kind == "audio":
+        return [{"type": "text", "text": f"[audio ({item.mime_type}) not shown]"}]
+    if kind == "resource":
+        return resource_blocks(item.resource)
+    if kind == "resource_link":
+        described = f": {item.description}" if getattr(item, "description", None) else ""
+        return [{"type": "text", "text": f"[Resource link: {item.name}] {item.uri}{described}"}]
+    return [{"type": "text", "text": f"[{kind or 'unknown'} content not shown]"}]
+
+
+def resource_blocks(resource: Any) -> list[dict[str, Any]]:
+    """The contents of a resource (embedded in a result, or read)."""
+    mime = getattr(resource, "mime_type", None) or ""
+    text = getattr(resource, "text", None)
+    if text is not None:
+        return [{"type": "text", "text": text}]
+    blob = getattr(resource, "blob", None)
+    if blob is not None and mime.startswith("image/"):
+        return [_image(mime, blob)]
+    return [{"type": "text", "text": f"[Resource {resource.uri} ({mime or 'binary'}): "
+                                     "binary data not shown]"}]
+
+
+def _image(mime: str, data: str) -> dict[str, Any]:
+    return {"type": "image", "source": {"type": "base64", "media_type": mime, "data": data}}
+
+
+def cap_output(blocks: list[dict[str, Any]], max_tokens: int) -> list[dict[str, Any]]:
+    """Text past `max_tokens` (estimated) cut, with a note saying so."""
+    budget = max_tokens * CHARS_PER_TOKEN
+    used = sum(len(b["text"]) for b in blocks if b["type"] == "text")
+    if used <= budget:
+        return blocks
+    out: list[dict[str, Any]] = []
+    left = budget
+    for block in blocks:
+        if block["type"] != "text":
+            out.append(block)
+            continue
+        if left <= 0:
+            continue
+        out.append({"type": "text", "text": block["text"][:left]})
+        left -= len(block["text"])
+    out.append({"type": "text", "text": (
+        f"\n[Output truncated: the tool's output was about {used // CHARS_PER_TOKEN:,} tokens, "
+        f"over the limit of {max_tokens:,} (MAX_MCP_OUTPUT_TOKENS). Ask for less, for "
+        "example with a narrower query or pagination.]")})
+    return out
