@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -216,3 +216,67 @@ async def probe(entry: ServerEntry, setup: ClientSetup) -> Probe:
             return Probe(True)
     except ConnectionError as exc:
         return Probe(False, str(exc))
+
+
+@dataclass
+class ToolList:
+    tools: list[Any] = field(default_factory=list)
+    #: (tool name, why it was left out), for tools the protocol's types refuse.
+    rejected: list[tuple[str, str]] = field(default_factory=list)
+
+
+async def list_tools(client: Client) -> ToolList:
+    """Every tool of the server. The SDK refuses a whole listing when one tool breaks
+    the protocol's types (an input schema that is not an object, say); then the listing
+    is fetched as sent and checked tool by tool, so the good ones still work. That path
+    reaches two private parts of the SDK's session (the raw request, and the output
+    schemas it keeps for checking results); if they change, the SDK's error stands."""
+    import pydantic
+
+    try:
+        return ToolList(await all_pages(client.list_tools, "tools"))
+    except pydantic.ValidationError as refused:
+        try:
+            return await _tools_one_by_one(client)
+        except AttributeError:
+            raise refused from None
+
+
+async def all_pages(method: Callable[..., Awaitable[Any]], key: str) -> list[Any]:
+    """Every page of a list request (`client.list_prompts`, "prompts")."""
+    items: list[Any] = []
+    cursor: str | None = None
+    for _ in range(100):
+        result = await (method(cursor=cursor) if cursor else method())
+        items.extend(getattr(result, key))
+        cursor = getattr(result, "next_cursor", None)
+        if not cursor:
+            break
+    return items
+
+
+async def _tools_one_by_one(client: Client) -> ToolList:
+    import mcp_types
+    import pydantic
+
+    session: Any = client.session
+    out = ToolList()
+    cursor: str | None = None
+    for _ in range(100):
+        params = {"cursor": cursor} if cursor else None
+        raw = await session._dispatcher.send_raw_request("tools/list", params, {})
+        for item in raw.get("tools") or []:
+            try:
+                tool = mcp_types.Tool.model_validate(item)
+            except pydantic.ValidationError as exc:
+                name = item.get("name") if isinstance(item, dict) else None
+                problem = exc.errors()[0]
+                where = ".".join(str(p) for p in problem["loc"])
+                out.rejected.append((str(name or "?"), f"{where}: {problem['msg']}"))
+                continue
+            out.tools.append(tool)
+            session._tool_output_schemas[tool.name] = tool.output_schema
+        cursor = raw.get("nextCursor")
+        if not cursor:
+            break
+    return out

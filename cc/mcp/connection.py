@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from cc.mcp.client import ClientSetup, open_client
+from cc.mcp.client import ClientSetup, all_pages, list_tools, open_client
 from cc.mcp.config import ServerEntry
 
 if TYPE_CHECKING:
@@ -48,6 +48,8 @@ class Listing:
     """What a server offers, as last fetched."""
 
     tools: list[Any] = field(default_factory=list)
+    #: Tools the protocol's types refuse: (name, why).
+    rejected: list[tuple[str, str]] = field(default_factory=list)
     prompts: list[Any] = field(default_factory=list)
     resources: bool = False
     server_name: str = ""
@@ -183,9 +185,10 @@ class ServerConnection:
         caps = client.server_capabilities
         listing = Listing()
         if caps.tools is not None:
-            listing.tools = await _all(client.list_tools, "tools")
+            tools = await list_tools(client)
+            listing.tools, listing.rejected = tools.tools, tools.rejected
         if caps.prompts is not None:
-            listing.prompts = await _all(client.list_prompts, "prompts")
+            listing.prompts = await all_pages(client.list_prompts, "prompts")
         listing.resources = caps.resources is not None
         info = client.server_info
         if info is not None:
@@ -250,16 +253,3 @@ async def _either(*events: asyncio.Event) -> None:
     finally:
         for wait in waits:
             wait.cancel()
-
-
-async def _all(method: Callable[..., Awaitable[Any]], key: str) -> list[Any]:
-    """Every page of a list request."""
-    items: list[Any] = []
-    cursor: str | None = None
-    for _ in range(100):
-        result = await (method(cursor=cursor) if cursor else method())
-        items.extend(getattr(result, key))
-        cursor = getattr(result, "next_cursor", None)
-        if not cursor:
-            break
-    return items

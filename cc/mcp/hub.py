@@ -123,8 +123,16 @@ class McpHub:
             # A server being reconnected keeps its tools: a call waits for it.
             if connection.generation == 0 or connection.status == "disabled":
                 continue
+            for name, why in connection.listing.rejected:
+                self._report(f'MCP server "{connection.name}": its tool "{name}" is not '
+                             f"offered: {why}")
             for spec in connection.listing.tools:
                 tool = McpTool(connection, spec)
+                problem = unusable(tool.name, spec.input_schema)
+                if problem:
+                    self._report(f'MCP server "{connection.name}": its tool "{spec.name}" is '
+                                 f"not offered: {problem}")
+                    continue
                 other = seen.get(tool.name)
                 if other is not None:
                     self._report(f'MCP server "{connection.name}": its tool "{spec.name}" '
@@ -155,6 +163,19 @@ class McpHub:
 
     def by_entry(self) -> list[ServerEntry]:
         return [c.entry for c in self.connections.values()]
+
+
+#: The API's limit on a tool's name.
+MAX_NAME = 64
+
+
+def unusable(name: str, schema: Any) -> str | None:
+    """Why a tool cannot go into a request (the API would refuse the whole request)."""
+    if len(name) > MAX_NAME:
+        return f"its name {name} is longer than {MAX_NAME} characters"
+    if not isinstance(schema, dict) or schema.get("type") != "object":
+        return 'its input schema is not a JSON schema of "type": "object"'
+    return None
 
 
 def _import_sdk() -> None:

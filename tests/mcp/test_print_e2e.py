@@ -240,3 +240,39 @@ def test_project_servers_load_in_print_mode_and_no_process_outlives_the_run(
                       "--verbose")
     assert run.records()[0]["mcp_servers"] == [] and not pids.exists()
     project.api.assert_clean()
+
+
+def test_a_name_clash_is_reported_and_the_other_tools_still_work(project: Project) -> None:
+    project.api.script(
+        Reply([tool_use("mcp__demo__shout", {"text": "still"})]),
+        Reply([text("ok")]),
+    )
+    run = project.run("-p", "hi", "--mcp-config", config(project, {"demo": demo("--odd-tools")}),
+                      "--allowedTools", "mcp__demo")
+    assert run.returncode == 0, run.stderr
+    names = tool_names(project.api.bodies[0])
+    assert names.count("mcp__demo__dot_name") == 1
+    assert "mcp__demo__dot_name" in run.stderr  # the clash, named once
+    [result] = results(project.api.bodies[1])
+    assert "STILL" in json.dumps(result)
+    project.api.assert_clean()
+
+
+def test_a_server_of_the_older_protocol_with_a_bad_tool_keeps_its_good_ones(
+        project: Project) -> None:
+    legacy = {"command": sys.executable,
+              "args": [str(Path(SERVER).parent / "legacy_mcp_server.py")]}
+    project.api.script(
+        Reply([tool_use("mcp__old__echo", {"text": "aged"})]),
+        Reply([text("ok")]),
+    )
+    run = project.run("-p", "hi", "--mcp-config", config(project, {"old": legacy}),
+                      "--allowedTools", "mcp__old")
+    assert run.returncode == 0, run.stderr
+    names = tool_names(project.api.bodies[0])
+    assert {"mcp__old__echo", "mcp__old__ping_tool"} <= set(names)
+    assert "mcp__old__broken" not in names
+    assert '"broken"' in run.stderr and "not offered" in run.stderr
+    [result] = results(project.api.bodies[1])
+    assert result["content"] == "AGED" or "AGED" in json.dumps(result)
+    project.api.assert_clean()

@@ -8,7 +8,8 @@ name in mcp 2.x): over stdio by default, or streamable HTTP / legacy SSE on 127.
 
 Over HTTP the URL is written to READY_FILE once the port listens. `--name` names the
 server, `--pid-file` records the process id (tests kill it mid-session), `--state-dir`
-is where `add_tool` leaves a mark so a restarted server keeps the tools it was given.
+is where `add_tool` leaves a mark so a restarted server keeps the tools it was given;
+`--odd-tools` adds two tools whose names clash once cleaned.
 """
 
 import argparse
@@ -25,7 +26,7 @@ PNG = base64.b64decode(
 )
 
 
-def build(name: str, state_dir: Path | None):
+def build(name: str, state_dir: Path | None, odd_tools: bool = False):
     from mcp.server.mcpserver import Context, Image, MCPServer
 
     server = MCPServer(name, version="1.2.3", instructions="A server for cc's tests.")
@@ -78,6 +79,14 @@ def build(name: str, state_dir: Path | None):
     if state_dir is not None and (state_dir / f"{name}.extra").exists():
         server.add_tool(extra, description="A tool added at run time.", structured_output=False)
 
+    if odd_tools:
+        # Two tools whose names clean to the same `mcp__…` name (a bad schema is
+        # legacy_mcp_server.py's: this SDK refuses to send one).
+        server.add_tool(lambda: "dotted", name="dot.name", description="Dotted.",
+                        structured_output=False)
+        server.add_tool(lambda: "underscored", name="dot_name", description="Underscored.",
+                        structured_output=False)
+
     @server.resource("note://readme", name="readme", description="The read-me note.",
                      mime_type="text/plain")
     def readme() -> str:
@@ -121,6 +130,7 @@ def main() -> None:
     parser.add_argument("--crash", action="store_true")
     parser.add_argument("--pid-file", type=Path)
     parser.add_argument("--state-dir", type=Path)
+    parser.add_argument("--odd-tools", action="store_true")
     args = parser.parse_args()
     if args.crash:
         print("the server crashed on purpose", file=sys.stderr)
@@ -128,7 +138,7 @@ def main() -> None:
     if args.pid_file:
         with args.pid_file.open("a") as f:
             f.write(f"{os.getpid()}\n")
-    server = build(args.name, args.state_dir)
+    server = build(args.name, args.state_dir, args.odd_tools)
     if args.http or args.sse:
         serve_http(server, args.http or args.sse, sse=args.sse is not None)
     else:
