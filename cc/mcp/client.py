@@ -185,13 +185,13 @@ def _reason(exc: BaseException, entry: ServerEntry, setup: ClientSetup, since: i
     if isinstance(exc, TimeoutError):
         reason = f"Connection timed out after {setup.connect_timeout:g} s"
     else:
-        reason = _leaf_message(exc)
+        reason = describe_error(exc)
     stdio = isinstance(entry.config, StdioServer)
     tail = stderr_tail(setup, entry.name, since) if stdio else ""
     return f"{reason}\n{tail}" if tail else reason
 
 
-def _leaf_message(exc: BaseException) -> str:
+def describe_error(exc: BaseException) -> str:
     """The innermost exception's text (task groups wrap what went wrong)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]

@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from cc.mcp.client import ClientSetup, all_pages, list_tools, open_client
+from cc.mcp.client import ClientSetup, all_pages, describe_error, list_tools, open_client
 from cc.mcp.config import ServerEntry
 
 if TYPE_CHECKING:
@@ -100,10 +100,12 @@ class ServerConnection:
         while True:
             self._wake.clear()
             self._hurry.clear()
+            was_up = False
             try:
                 async with open_client(self.entry, self._setup_with_notices()) as (client, dropped):
                     await self._fetch(client)
                     self._client, self.status, self.error = client, "connected", None
+                    was_up = True
                     self.generation += 1
                     attempt = 0
                     self._settled.set()
@@ -113,18 +115,20 @@ class ServerConnection:
             except ConnectionError as exc:
                 self.error = str(exc)
             except Exception as exc:  # noqa: BLE001 - a server's fault is reported, not raised
-                self.error = f"{type(exc).__name__}: {exc}"
+                self.error = describe_error(exc)
                 log.debug("MCP server %s failed", self.name, exc_info=True)
             finally:
-                was_up = self._client is not None
                 self._client = None
-            if was_up and self.error is None:
-                self.error = "the connection was lost"
-            self.status = "failed"
+            asked = self._wake.is_set()  # a reconnect asked for, not a failure
+            if was_up and not asked:
+                self.error = "the connection was lost" + (f" ({self.error})" if self.error else "")
+            self.status = "pending" if asked else "failed"
             self._settled.set()
             self._end_attempt()
             if was_up:
                 self._changed()
+            if asked:
+                continue
             delay = min(BACKOFF_MAX, self._backoff_first * 2 ** attempt)
             attempt += 1
             with contextlib.suppress(TimeoutError):
@@ -221,7 +225,11 @@ class ServerConnection:
     # -- requests -------------------------------------------------------------------------
 
     def reconnect(self) -> None:
-        """Drop the connection (if any) and connect again at once."""
+        """Drop the connection (if any) and connect again at once; calls made meanwhile
+        wait for the new one."""
+        self._client = None
+        if self.status != "disabled":
+            self.status = "pending"
         self._wake.set()
         self._hurry.set()
 
@@ -229,15 +237,14 @@ class ServerConnection:
         """`request(client)` on the live connection, waiting for one up to `timeout`
         seconds in all. Raises `ServerDown`, `TimeoutError`, or the request's error."""
         async with asyncio.timeout(timeout):
-            if self._client is None:
+            while (client := self._client) is None:
                 if self.status == "disabled":
                     raise ServerDown(f"MCP server {self.name} is disabled")
                 attempt = self._attempt_end
                 self._hurry.set()
                 await attempt.wait()
-            client = self._client
-            if client is None:
-                raise ServerDown(f"MCP server {self.name} is not connected: {self.error}")
+                if self._client is None and self.status == "failed":
+                    raise ServerDown(f"MCP server {self.name} is not connected: {self.error}")
             result = await request(client)
         if self._refreshing is not None and not self._refreshing.done():
             with contextlib.suppress(TimeoutError):

@@ -113,15 +113,10 @@ class McpTool(Tool):
         except ServerDown as exc:
             return _error(str(exc))
         except Exception as exc:  # noqa: BLE001 - the server's failure, told to the model
-            return _error(f"MCP server \"{self.connection.name}\": {_message(exc)}")
+            from cc.mcp.client import describe_error
+
+            return _error(f"MCP server \"{self.connection.name}\": {describe_error(exc)}")
         return map_result(result, self.connection)
-
-
-def _message(exc: BaseException) -> str:
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
-        exc = exc.exceptions[0]
-    text = str(exc).strip()
-    return text or type(exc).__name__
 
 
 def _error(text: str) -> ToolResult:
