@@ -4,8 +4,9 @@ The definition is the server's: its description and input schema as given (no ou
 schema). A call goes through the server's connection (`ServerConnection.call`), bounded
 by MCP_TOOL_TIMEOUT; the result maps as Claude Code maps it:
 
-    structuredContent      the tool_result is its JSON
-    text / images          text blocks / image blocks
+    structuredContent      the tool_result is its JSON (a string)
+    text / images          text blocks / image blocks, each image also saved beside the
+                           transcript (a line names the file, for tools that take a path)
     embedded resources     their text (or an image block; other binary data is named)
     resource links         a line naming the resource
     isError                an error result with the server's text
@@ -18,6 +19,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict
@@ -116,37 +118,76 @@ class McpTool(Tool):
             from cc.mcp.client import describe_error
 
             return _error(f"MCP server \"{self.connection.name}\": {describe_error(exc)}")
-        return map_result(result, self.connection)
+        return map_result(result, self.connection, saved_in=_folder(ctx))
+
+
+def _folder(ctx: ToolContext) -> Path | None:
+    return ctx.results_dir() if ctx.results_dir is not None else None
 
 
 def _error(text: str) -> ToolResult:
-    return ToolResult(text, is_error=True, data=f"Error: {text}")
+    return ToolResult(text, is_error=True, data=_record(f"Error: {text}", None))
 
 
-def map_result(result: Any, connection: ServerConnection | None = None) -> ToolResult:
-    """A `CallToolResult` as the model and the transcript get it."""
+def map_result(result: Any, connection: ServerConnection | None = None, *,
+               saved_in: Path | None = None) -> ToolResult:
+    """A `CallToolResult` as the model and the transcript get it (Claude Code's shapes:
+    a list of blocks, or the JSON of `structuredContent` as a string)."""
     blocks = [b for item in (result.content or []) for b in content_blocks(item)]
     structured = getattr(result, "structured_content", None)
+    meta = getattr(result, "meta", None)
     if result.is_error:
         text = "\n".join(b["text"] for b in blocks if b["type"] == "text") or "Error"
-        return _error(text)
+        return ToolResult(text, is_error=True, data=_record(f"Error: {text}", meta))
+    content: str | list[dict[str, Any]]
     if structured is not None:
-        blocks = [{"type": "text", "text": json.dumps(structured, ensure_ascii=False,
-                                                      separators=(",", ":"))}]
-    blocks = cap_output(blocks, env_number("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS))
-    texts = [b["text"] for b in blocks if b["type"] == "text"]
-    content: str | list[dict[str, Any]] = (
-        "\n".join(texts) if len(texts) == len(blocks) else blocks)
-    data: dict[str, Any] = {"content": content if isinstance(content, str) else blocks}
-    meta = getattr(result, "meta", None)
-    if meta:
-        data["_meta"] = meta
+        content = json.dumps(structured, ensure_ascii=False, separators=(",", ":"))
+    else:
+        server = connection.name if connection is not None else "mcp"
+        blocks = _with_saved_images(blocks, server, saved_in)
+        content = cap_output(blocks, env_number("MAX_MCP_OUTPUT_TOKENS",
+                                                DEFAULT_MAX_OUTPUT_TOKENS))
+        if not content:
+            content = [{"type": "text", "text": "(no content)"}]
+    data = _record(content, meta)
     if structured is not None:
         data["structuredContent"] = structured
-    summary = None
-    if connection is not None:
-        summary = f"{len(blocks)} block{'s' if len(blocks) != 1 else ''} from {connection.name}"
-    return ToolResult(content if content != "" else "(no content)", data=data, summary=summary)
+    return ToolResult(content, data=data)
+
+
+def _record(content: Any, meta: Any) -> dict[str, Any]:
+    """The `toolUseResult` of an MCP call."""
+    data: dict[str, Any] = {"content": content}
+    if meta:
+        data["_meta"] = meta
+    return data
+
+
+def _with_saved_images(blocks: list[dict[str, Any]], server: str,
+                       folder: Path | None) -> list[dict[str, Any]]:
+    """Each image block followed by a line naming the file it was saved to."""
+    if folder is None or not any(b["type"] == "image" for b in blocks):
+        return blocks
+    import base64
+    import secrets
+    import time
+
+    out: list[dict[str, Any]] = []
+    for block in blocks:
+        out.append(block)
+        if block["type"] != "image":
+            continue
+        source = block["source"]
+        suffix = source["media_type"].split("/")[-1].split("+")[0] or "bin"
+        path = folder / (f"mcp-{clean_name(server)}-blob-{int(time.time() * 1000)}-"
+                         f"{secrets.token_hex(3)}.{suffix}")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(base64.b64decode(source["data"]))
+        except (OSError, ValueError):
+            continue
+        out.append({"type": "text", "text": f"[Image: source: {path}]"})
+    return out
 
 
 def content_blocks(item: Any) -> list[dict[str, Any]]:
