@@ -420,17 +420,20 @@ def _append_meta(messages: list[Message], text: str) -> UserEvent:
 def _prepare(
     messages: list[Message], state: QueryState, deps: LoopDeps, first_cap: int
 ) -> ModelRequest:
-    api_messages = normalize_messages_for_api(messages)
-    if not deps.tool_references:
-        from cc.core.toolset import without_references
+    from cc.core.toolset import without_references
 
-        api_messages = without_references(api_messages)
+    api_messages = normalize_messages_for_api(messages)
+    tools = deps.tools()
+    # A reference may only name a tool the request defers (a tool gone since is text).
+    api_messages = without_references(api_messages, keep=frozenset(
+        t["name"] for t in tools if t.get("defer_loading")) if deps.tool_references
+        else frozenset())
     return ModelRequest(
         model=state.model,
         max_tokens=state.max_output_tokens or first_cap,
         system=deps.system,
         messages=api_messages,
-        tools=deps.tools(),
+        tools=tools,
         thinking_budget=deps.thinking_budget,
         headers=deps.headers,
     )

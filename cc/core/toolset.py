@@ -189,9 +189,11 @@ def announced(messages: Sequence[Message]) -> set[str]:
     return names
 
 
-def without_references(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def without_references(messages: list[dict[str, Any]], keep: set[str] | frozenset[str] = frozenset()
+                       ) -> list[dict[str, Any]]:
     """API messages whose `tool_reference` blocks are text, for an endpoint without tool
-    search (a conversation resumed with it off)."""
+    search (a conversation resumed with it off); with `keep`, only those naming a tool
+    not in it (one gone since: an MCP server no longer configured)."""
     out = []
     for message in messages:
         content = message.get("content")
@@ -206,7 +208,8 @@ def without_references(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     b.get("content"), list):
                 b = {**b, "content": [
                     {"type": "text", "text": f"Tool loaded: {c.get('tool_name')}"}
-                    if isinstance(c, dict) and c.get("type") == "tool_reference" else c
+                    if isinstance(c, dict) and c.get("type") == "tool_reference"
+                    and c.get("tool_name") not in keep else c
                     for c in b["content"]]}
             blocks.append(b)
         out.append({**message, "content": blocks})

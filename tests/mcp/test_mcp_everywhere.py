@@ -132,3 +132,21 @@ def test_the_git_server_over_stdio(project: Project, tmp_path: Path) -> None:
     [result] = results(project.api.bodies[1])
     assert not result.get("is_error") and "branch" in json.dumps(result).lower()
     project.api.assert_clean()
+
+
+def test_a_loaded_tool_whose_server_is_gone_does_not_break_a_resumed_session(
+        project: Project) -> None:
+    project.env["ENABLE_TOOL_SEARCH"] = "true"
+    project.api.script(
+        Reply([tool_use("ToolSearch", {"query": "select:mcp__demo__shout", "max_results": 5})]),
+        Reply([text("loaded")]),
+    )
+    run = project.run("-p", "load it", "--mcp-config", config(project, {"demo": demo()}))
+    assert run.returncode == 0, run.stderr
+    project.api.script(Reply([text("resumed")]))
+    run = project.run("-c", "-p", "and now, without the server?")
+    assert run.returncode == 0, run.stderr
+    body = project.api.bodies[-1]
+    assert "mcp__demo__shout" not in tool_names(body)
+    assert "Tool loaded: mcp__demo__shout" in json.dumps(body["messages"])
+    project.api.assert_clean()
