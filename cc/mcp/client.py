@@ -100,7 +100,34 @@ async def _watched(transport: Any, dropped: asyncio.Event) -> AsyncIterator[Any]
                 group.cancel_scope.cancel()
 
 
-def _transport(entry: ServerEntry, setup: ClientSetup, stack: contextlib.ExitStack) -> Any:
+async def _helper_headers(command: str, setup: ClientSetup) -> dict[str, str]:
+    """The headers a `headersHelper` command prints (a JSON object of strings)."""
+    import json
+
+    process = await asyncio.create_subprocess_shell(
+        command, cwd=setup.cwd, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env=setup.environ)
+    try:
+        async with asyncio.timeout(setup.connect_timeout):
+            out, err = await process.communicate()
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise ConnectionError(f"headersHelper took longer than {setup.connect_timeout:g} s")
+    if process.returncode != 0:
+        raise ConnectionError(f"headersHelper failed (exit {process.returncode}): "
+                              f"{err.decode(errors='replace').strip()[:300]}")
+    try:
+        headers = json.loads(out)
+    except ValueError:
+        headers = None
+    if not isinstance(headers, dict):
+        raise ConnectionError("headersHelper must print a JSON object of headers")
+    return {str(k): str(v) for k, v in headers.items()}
+
+
+def _transport(entry: ServerEntry, setup: ClientSetup, stack: contextlib.ExitStack,
+               extra_headers: dict[str, str]) -> Any:
     config = entry.config
     if isinstance(config, StdioServer):
         from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -119,7 +146,7 @@ def _transport(entry: ServerEntry, setup: ClientSetup, stack: contextlib.ExitSta
     assert isinstance(config, RemoteServer)
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    headers = dict(config.headers)
+    headers = {**config.headers, **extra_headers}
     if config.transport == "sse":
         from mcp.client.sse import sse_client
 
@@ -153,8 +180,12 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
 
     dropped = asyncio.Event()
     since = _log_size(setup, entry.name)
+    config = entry.config
+    extra: dict[str, str] = {}
+    if isinstance(config, RemoteServer) and config.headers_helper:
+        extra = await _helper_headers(config.headers_helper, setup)
     with contextlib.ExitStack() as files:
-        transport = _transport(entry, setup, files)
+        transport = _transport(entry, setup, files, extra)
         client = Client(_watched(transport, dropped), list_roots_callback=roots,
                         message_handler=on_message,
                         client_info=mcp_types.Implementation(name="cc", version=_version()),

@@ -41,6 +41,9 @@ class RemoteServer:
     url: str
     transport: Transport = "http"
     headers: Mapping[str, str] = field(default_factory=dict)
+    #: `headersHelper`: a shell command printing a JSON object of more headers, run at
+    #: each connection (for short-lived tokens).
+    headers_helper: str | None = None
 
 
 ServerConfig = StdioServer | RemoteServer
@@ -127,7 +130,9 @@ def parse_server(name: str, raw: Any, env: Mapping[str, str]) -> tuple[ServerCon
         if isinstance(headers, str):
             return None, [headers]
         transport: Transport = "http" if kind == "streamable-http" else kind
-        config = RemoteServer(url, transport, headers)
+        config = RemoteServer(url, transport, headers, text("headersHelper"))
+    elif kind == "sdk":
+        return None, ["in-process SDK servers are served by an SDK host, not from a file"]
     else:
         return None, [f'unknown type "{kind}" (stdio, http, sse or ws)']
     warnings = [f"${{{var}}} is not set (no default given)" for var in dict.fromkeys(missing)]

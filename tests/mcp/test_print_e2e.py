@@ -192,15 +192,21 @@ def remote(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str
 def test_remote_servers_over_http_and_sse(project: Project, remote: tuple[str, str]) -> None:
     kind, url = remote
     project.api.script(
-        Reply([tool_use("mcp__web__shout", {"text": "far"})]),
+        Reply([tool_use("mcp__web__shout", {"text": "far"}, id="t1"),
+               tool_use("mcp__web__header", {"name": "X-Test"}, id="t2"),
+               tool_use("mcp__web__header", {"name": "X-Token"}, id="t3")]),
         Reply([text("heard")]),
     )
-    servers = {"web": {"type": kind, "url": url, "headers": {"X-Test": "${CC_TEST_HEADER:-x}"}}}
+    helper = "echo '{\"X-Token\": \"tok-'\"$CC_TEST_TOKEN\"'\"}'"
+    project.env["CC_TEST_TOKEN"] = "42"
+    servers = {"web": {"type": kind, "url": url, "headersHelper": helper,
+                       "headers": {"X-Test": "${CC_TEST_HEADER:-fallback}"}}}
     run = project.run("-p", "shout far", "--mcp-config", config(project, servers),
                       "--allowedTools", "mcp__web")
     assert run.returncode == 0, run.stderr
-    [result] = results(project.api.bodies[1])
-    assert "FAR" in json.dumps(result) and not result.get("is_error")
+    by_id = {r["tool_use_id"]: json.dumps(r) for r in results(project.api.bodies[1])}
+    assert "FAR" in by_id["t1"] and '"is_error": true' not in by_id["t1"]
+    assert "fallback" in by_id["t2"] and "tok-42" in by_id["t3"]
     project.api.assert_clean()
 
 

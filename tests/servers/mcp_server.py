@@ -61,6 +61,10 @@ def build(name: str, state_dir: Path | None, odd_tools: bool = False):
         return "\n".join(f"line {i} of the flood, with some words to make it long"
                          for i in range(lines))
 
+    @server.tool(structured_output=False, description="A header of the request (HTTP only).")
+    def header(name: str, ctx: Context) -> str:
+        return (ctx.headers or {}).get(name.lower(), "(none)")
+
     def extra() -> str:
         return "the extra tool answers"
 
