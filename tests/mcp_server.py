@@ -19,6 +19,10 @@ import socket
 import sys
 from pathlib import Path
 
+# Run as a script, this file's folder comes first on sys.path, where the tests' own
+# `mcp` package (tests/mcp/) would hide the SDK's.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
 #: A 1x1 red PNG.
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
