@@ -1,6 +1,7 @@
 """The control plane: parse flags, pick a mode, build the engine, run it.
 
-    run(argv) ── print mode (-p) ──> run_print()   one turn, then exit
+    run(argv) ── a subcommand ─────> cc.app.subcommands   `mcp list` and the like
+             ├─ print mode (-p) ──> run_print()   one turn, then exit
              └─ interactive ──────> the REPL       slash commands, many turns
 
 Start-up finds the session's facts (folders, settings, credentials) and resolves the
@@ -35,7 +36,14 @@ MAX_STDIN_BYTES = 10 * 1024 * 1024
 
 
 def run(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    from cc.app.subcommands import find_subcommand, run_subcommand
+
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    subcommand = find_subcommand(argv, parser)
+    if subcommand is not None:  # `mcp list` and the like: handled here, not by the model
+        return run_subcommand(*subcommand)
+    args = parser.parse_args(argv)
     try:
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)

@@ -4,6 +4,7 @@
                                 event set when the connection drops (the server's stream
                                 ended: a stdio server exited, an HTTP stream was cut)
     probe(entry, setup)         connect once and say how it went (`mcp list`)
+    timeout_from_env()          the connect timeout MCP_TIMEOUT sets (ms; 30 s if unset)
 
 A stdio server is our child in its own process group (the SDK kills the group when the
 session ends); its stderr goes to a log file, whose last lines explain a failure.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -311,3 +312,11 @@ async def _tools_one_by_one(client: Client) -> ToolList:
         if not cursor:
             break
     return out
+def timeout_from_env(environ: Mapping[str, str] | None = None) -> float:
+    """Seconds a server may take to connect: MCP_TIMEOUT (milliseconds), else 30."""
+    value = (os.environ if environ is None else environ).get("MCP_TIMEOUT", "")
+    try:
+        millis = float(value)
+    except ValueError:
+        return 30.0
+    return millis / 1000 if millis > 0 else 30.0

@@ -11,6 +11,8 @@ An entry is stdio unless its `type` says `http` (or `streamable-http`), `sse` or
 `${VAR}` and `${VAR:-default}` are expanded in `command`, `args`, `env`, `url` and
 `headers` (an unset variable without a default stays as written, with a warning). A bad
 entry or file is reported (naming the file and the server) and skipped; the rest load.
+`scope_servers` reads one scope alone (`mcp list` and `mcp get` weigh them side by side);
+`cc.mcp.store` adds and removes entries.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from pathlib import Path
 from typing import Any, Literal
 
 Scope = Literal["local", "project", "user", "dynamic"]
-SCOPES: tuple[Scope, ...] = ("local", "project", "user")
+#: The scopes kept in files (dynamic servers come from flags).
+FileScope = Literal["local", "project", "user"]
+SCOPES: tuple[FileScope, ...] = ("local", "project", "user")
 Transport = Literal["stdio", "http", "sse", "ws"]
 PROJECT_FILE = ".mcp.json"
 
@@ -103,9 +107,9 @@ def parse_server(name: str, raw: Any, env: Mapping[str, str]) -> tuple[ServerCon
 
     def table(key: str) -> dict[str, str] | str:
         value = raw.get(key, {})
-        if not isinstance(value, dict):
+        if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             return f'"{key}" must be an object of strings'
-        return {str(k): expand(str(v), env, missing) for k, v in value.items()}
+        return {str(k): expand(v, env, missing) for k, v in value.items()}
 
     config: ServerConfig
     if kind == "stdio":
@@ -115,12 +119,12 @@ def parse_server(name: str, raw: Any, env: Mapping[str, str]) -> tuple[ServerCon
         if command is None:
             return None, ['a stdio server needs a "command"']
         args = raw.get("args", [])
-        if not isinstance(args, list):
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             return None, ['"args" must be a list of strings']
         environment = table("env")
         if isinstance(environment, str):
             return None, [environment]
-        config = StdioServer(command, tuple(expand(str(a), env, missing) for a in args),
+        config = StdioServer(command, tuple(expand(a, env, missing) for a in args),
                              environment)
     elif kind in ("http", "streamable-http", "sse", "ws"):
         url = text("url")
@@ -184,31 +188,48 @@ def project_file(cwd: Path) -> Path | None:
 def load_servers(cwd: Path, config_dir: Path, *, flag_configs: Sequence[str] = (),
                  strict: bool = False, env: Mapping[str, str] | None = None) -> Found:
     """Every configured server, by the order above."""
-    import os
-
-    from cc.config.global_state import global_state_path, project_key, read_state
-
-    env = os.environ if env is None else env
     found = Found()
     for item in flag_configs:
-        _flag_config(item, env, found)
+        _flag_config(item, env_or_process(env), found)
     if strict:
+        return found
+    for scope in SCOPES:
+        one = scope_servers(scope, cwd, config_dir, env)
+        found.problems += one.problems
+        for name, entry in one.servers.items():
+            found.servers.setdefault(name, entry)
+    return found
+
+
+def env_or_process(env: Mapping[str, str] | None) -> Mapping[str, str]:
+    import os
+
+    return os.environ if env is None else env
+
+
+def scope_servers(scope: FileScope, cwd: Path, config_dir: Path,
+                  env: Mapping[str, str] | None = None) -> Found:
+    """The servers of one scope (local, project or user), as they read from `cwd`."""
+    from cc.config.global_state import global_state_path, project_key, read_state
+
+    env = env_or_process(env)
+    found = Found()
+    if scope == "project":
+        path = project_file(cwd)
+        if path is not None:
+            data, problem = read_json_file(path)
+            if problem:
+                found.problems.append(problem)
+            elif data is not None:
+                servers_of(data, "project", path, str(path), env, found)
         return found
     state = read_state(config_dir)
     state_path = global_state_path(config_dir)
-    project = state.get("projects", {})
-    local = project.get(project_key(cwd), {}) if isinstance(project, dict) else {}
-    if isinstance(local, dict) and "mcpServers" in local:
-        servers_of(local, "local", state_path, f"{state_path} (local scope)", env, found)
-    path = project_file(cwd)
-    if path is not None:
-        data, problem = read_json_file(path)
-        if problem:
-            found.problems.append(problem)
-        elif data is not None:
-            servers_of(data, "project", path, str(path), env, found)
-    if "mcpServers" in state:
-        servers_of(state, "user", state_path, f"{state_path} (user scope)", env, found)
+    if scope == "local":
+        projects = state.get("projects", {})
+        state = projects.get(project_key(cwd), {}) if isinstance(projects, dict) else {}
+    if isinstance(state, dict) and "mcpServers" in state:
+        servers_of(state, scope, state_path, f"{state_path} ({scope} scope)", env, found)
     return found
 
 

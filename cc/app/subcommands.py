@@ -1,0 +1,88 @@
+"""Top-level subcommands (`python -m cc mcp list`): found before anything else starts,
+run here, never sent to the model.
+
+Which lines are subcommands, as Claude Code decides it (it reads its command line with
+commander, and was observed doing this):
+
+    claude mcp list                the first positional word names a subcommand
+    claude --verbose mcp list      ... whatever options come before it
+    claude --add-dir /tmp mcp …    not one: `--add-dir` takes the words after it
+    claude -p mcp list             not one: -p/--print anywhere (before `--`) makes the
+    claude mcp get foo -p          line a prompt
+    claude "update the readme"     not one: a quoted prompt is one word, not "update"
+    claude -- mcp list             one: the words after `--` count too
+
+Claude Code's subcommands that cc does not have yet say so and exit 1 rather than
+becoming prompts. (Claude Code also stops a near miss such as `claude mcpp`; cc sends
+those to the model.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+__all__ = ["NOT_YET", "find_subcommand", "run_subcommand"]
+
+#: Claude Code 2.1's subcommands that cc does not implement (its --help lists most;
+#: `project`, `daemon` and `remote-control` answer --help but are not listed).
+NOT_YET = frozenset({
+    "agents", "attach", "auth", "auto-mode", "daemon", "doctor", "gateway", "import",
+    "install", "kill", "logs", "plugin", "plugins", "project", "purge", "remote-control",
+    "respawn", "rm", "setup-token", "stop", "ultrareview", "update", "upgrade",
+})
+IMPLEMENTED = frozenset({"mcp"})
+
+
+def find_subcommand(argv: Sequence[str], parser: argparse.ArgumentParser
+                    ) -> tuple[str, list[str]] | None:
+    """The subcommand `argv` runs and the words after it, or None (a session)."""
+    cut = argv.index("--") if "--" in argv else len(argv)
+    head = list(argv[:cut])
+    if "-p" in head or "--print" in head:
+        return None
+    index = _first_positional(head, parser)
+    if index is None and cut + 1 < len(argv):
+        index = cut + 1  # `claude -- mcp list` is still the subcommand
+    if index is None or argv[index] not in IMPLEMENTED | NOT_YET:
+        return None
+    return argv[index], list(argv[index + 1:])
+
+
+def _first_positional(argv: list[str], parser: argparse.ArgumentParser) -> int | None:
+    """Where the first word that is no option nor an option's value is."""
+    actions = parser._option_string_actions  # noqa: SLF001 - argparse's own table
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        if not word.startswith("-") or word == "-":
+            return i
+        i += 1
+        action = actions.get(word)
+        if action is None or action.nargs == 0:  # a flag, `--opt=value`, or unknown
+            continue
+        if action.nargs in ("?", "*", "+"):
+            while i < len(argv) and not argv[i].startswith("-"):
+                i += 1
+                if action.nargs == "?":
+                    break
+        else:
+            i += action.nargs if isinstance(action.nargs, int) else 1
+    return None
+
+
+def run_subcommand(name: str, rest: list[str]) -> int:
+    if name in NOT_YET:
+        print(f'cc does not implement the "{name}" command yet (it is Claude Code\'s '
+              f'"claude {name}"). Nothing was done.', file=sys.stderr)
+        return 1
+    from pathlib import Path
+
+    from cc.config.paths import config_dir
+    from cc.mcp.cli import Context, run_mcp
+
+    def err(text: str) -> None:
+        print(text, file=sys.stderr)
+
+    return run_mcp(rest, Context(Path.cwd(), config_dir(), print, err, sys.stdin.read))
