@@ -244,7 +244,7 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
     """The session's MCP servers, as configuration names them (None: there are none);
     the configuration's problems. A project server refused in settings stays off; in the
     REPL one not yet approved waits until the user says (`McpHub.enable`)."""
-    from cc.mcp.config import approval, load_servers
+    from cc.mcp.config import load_servers
 
     options = session.options
     found = load_servers(session.cwd, session.config_dir, flag_configs=options.mcp_configs,
@@ -258,12 +258,16 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
     from cc.mcp.tool import env_number
     from cc.session.paths import project_dir
 
+    from cc.mcp.standing import project_choices
+
+    choices, _ = project_choices(session.cwd, session.config_dir)
     held = []
     for name, entry in found.servers.items():
-        if entry.scope == "project":
-            approved = approval(name, session.settings.get)
-            if approved is False or (approved is None and options.interactive):
-                held.append(name)
+        standing = choices.standing(entry)
+        # Print mode loads project servers without asking, as Claude Code does.
+        if standing in ("rejected", "disabled") or (standing == "pending"
+                                                   and options.interactive):
+            held.append(name)
     setup = ClientSetup(
         session.cwd, roots=[Path(d).resolve() for d in options.add_dirs],
         log_dir=session.config_dir / "mcp-logs" / project_dir(session.cwd,
