@@ -255,10 +255,9 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
 
     from cc.mcp.client import ClientSetup
     from cc.mcp.hub import McpHub
+    from cc.mcp.standing import project_choices
     from cc.mcp.tool import env_number
     from cc.session.paths import project_dir
-
-    from cc.mcp.standing import project_choices
 
     choices, _ = project_choices(session.cwd, session.config_dir)
     held = []
