@@ -253,10 +253,9 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
         return None, list(found.problems)
     import os
 
-    from cc.mcp.client import ClientSetup
+    from cc.mcp.client import ClientSetup, timeout_from_env
     from cc.mcp.hub import McpHub
     from cc.mcp.standing import project_choices
-    from cc.mcp.tool import env_number
     from cc.session.paths import project_dir
 
     choices, _ = project_choices(session.cwd, session.config_dir)
@@ -271,6 +270,6 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
         session.cwd, roots=[Path(d).resolve() for d in options.add_dirs],
         log_dir=session.config_dir / "mcp-logs" / project_dir(session.cwd,
                                                               session.config_dir).name,
-        connect_timeout=env_number("MCP_TIMEOUT", 30_000) / 1000, environ=dict(os.environ))
+        connect_timeout=timeout_from_env(), environ=dict(os.environ))
     hub = McpHub(found, setup, held=held)
     return hub, hub.take_problems()
