@@ -312,6 +312,8 @@ async def _tools_one_by_one(client: Client) -> ToolList:
         if not cursor:
             break
     return out
+
+
 def timeout_from_env(environ: Mapping[str, str] | None = None) -> float:
     """Seconds a server may take to connect: MCP_TIMEOUT (milliseconds), else 30."""
     value = (os.environ if environ is None else environ).get("MCP_TIMEOUT", "")
