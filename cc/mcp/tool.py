@@ -113,11 +113,12 @@ class McpTool(Tool):
         except ServerDown as exc:
             return _error(str(exc))
         except Exception as exc:  # noqa: BLE001 - the server's failure, told to the model
-            return _error(f"MCP server \"{self.connection.name}\": {_message(exc)}")
+            return _error(f"MCP server \"{self.connection.name}\": {failure_text(exc)}")
         return map_result(result, self.connection)
 
 
-def _message(exc: BaseException) -> str:
+def failure_text(exc: BaseException) -> str:
+    """What went wrong, in a line (task groups wrap the exception that says it)."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     text = str(exc).strip()
