@@ -88,3 +88,55 @@ def test_binary_resources_are_saved_and_errors_are_told(project: Project) -> Non
     assert got["t_nores"]["is_error"] and "offers no resources" in got["t_nores"]["content"]
     assert got["t_dir"]["is_error"] and "not available" in got["t_dir"]["content"]
     project.api.assert_clean()
+
+
+def user_texts(body: dict[str, Any]) -> list[str]:
+    return [b["text"] for b in body["messages"][0]["content"] if b.get("type") == "text"]
+
+
+def test_a_mention_attaches_the_resource_and_a_failed_one_stays_text(project: Project) -> None:
+    project.api.script(Reply([text("summarised")]))
+    prompt = ("summarise @demo:note://readme, then @demo:note://picture and @demo:note://nope "
+              "and @nobody:note://x")
+    run = project.run("-p", prompt, "--mcp-config", config(project, {"demo": demo()}))
+    assert run.returncode == 0, run.stderr
+    [body] = project.api.bodies
+    texts = user_texts(body)
+    assert prompt in texts
+    [note] = [t for t in texts if "note://readme" in t and t.startswith("<system-reminder>")]
+    assert "the note's text" in note and "demo" in note
+    images = [b for b in body["messages"][0]["content"] if b.get("type") == "image"]
+    assert [i["source"]["media_type"] for i in images] == ["image/png"]
+    assert "@demo:note://nope was not attached" in run.stderr
+    assert "Unknown resource" in run.stderr
+    assert '@nobody:note://x was not attached: no MCP server named "nobody"' in run.stderr
+    project.api.assert_clean()
+
+
+def test_with_tool_search_the_resource_tools_wait_to_be_loaded(project: Project) -> None:
+    project.env["ENABLE_TOOL_SEARCH"] = "true"  # the fake stands for Anthropic's API
+    project.api.script(
+        Reply([tool_use("ToolSearch", {"query": "select:ListMcpResourcesTool,ReadMcpResourceTool",
+                                       "max_results": 5})]),
+        Reply([tool_use("ReadMcpResourceTool", {"server": "demo", "uri": "note://readme"})]),
+        Reply([text("read")]),
+    )
+    run = project.run("-p", "read the note", "--mcp-config", config(project, {"demo": demo()}))
+    assert run.returncode == 0, run.stderr
+    first, second, third = project.api.bodies
+    names = {t["name"] for t in first["tools"]}
+    assert not names & {"ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool"}
+    announced = json.dumps(first["messages"])
+    for name in ("ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool"):
+        assert name in announced
+    loaded = {t["name"]: t for t in second["tools"] if t.get("defer_loading")}
+    assert {"ListMcpResourcesTool", "ReadMcpResourceTool"} <= set(loaded)
+    assert loaded["ReadMcpResourceTool"]["input_schema"] == {
+        "type": "object", "properties": {"server": {"type": "string"}, "uri": {"type": "string"}},
+        "required": ["server", "uri"], "additionalProperties": False}
+    assert loaded["ListMcpResourcesTool"]["input_schema"] == {
+        "type": "object", "properties": {"server": {"type": "string"}},
+        "additionalProperties": False}
+    [result] = results(third)
+    assert "the note's text" in result["content"] and not result.get("is_error")
+    project.api.assert_clean()
