@@ -160,9 +160,10 @@ async def fork(session: Session, parent: QueryEngine, spec: AgentSpec, *,
         registry = parent.registry
     else:
         pool = session.tool_pool or parent.registry
-        registry = _offered([e for e in pool.entries() if not e.name.startswith("mcp__")],
-                            spec.tools, context)
-        _follow_mcp(registry, session, spec.tools, context)
+        followed = {e.name for e in session.mcp.entries()} if session.mcp is not None else set()
+        registry = _offered([e for e in pool.entries() if not e.name.startswith("mcp__")
+                             and e.name not in followed], spec.tools, context)
+        _follow_mcp(registry, session, spec.tools, context)  # the MCP tools come and go
     return await build_engine(spec, session, permissions=context, registry=registry,
                               parent=parent)
 

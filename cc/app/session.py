@@ -172,13 +172,15 @@ class Session:
 
     async def prepare(self, text: str) -> PreparedInput:
         """The message for a prompt as typed: a custom `/command` expanded (its model and
-        allowed tools kept for the turn), `@files` attached, `` !`cmd` `` run."""
+        allowed tools kept for the turn) or an MCP server's `/mcp__server__prompt`,
+        `@files` and `@server:uri` resources attached, `` !`cmd` `` run."""
         from cc.input.prepare import prepare_prompt
         from cc.permissions.grants import command_permit
 
         permit = command_permit(self.permissions, self.engine.registry.get("Bash"))
         return await prepare_prompt(text, self.cwd, self.config_dir,
-                                    session_id=self.engine.session_id, permit=permit)
+                                    session_id=self.engine.session_id, permit=permit,
+                                    mcp=self.mcp, hooks=self.engine.hooks)
 
     async def submit(self, message: UserMessage | None, *, model: str | None = None,
                      tools: Sequence[str] = ()) -> AsyncIterator[Event]:

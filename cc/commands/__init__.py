@@ -1,4 +1,4 @@
-"""The REPL's slash commands: the built-ins and running custom ones.
+"""The REPL's slash commands: the built-ins, and running custom ones and MCP prompts.
 
     registry.py      which commands exist, dispatch, resolve_input (typed → a command's
                      result or a prompt)

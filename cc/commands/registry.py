@@ -5,7 +5,9 @@
 
 A command is recognized only at the start of the input; the rest is its arguments.
 Input such as "/usr/bin/env is broken" (a path, not a name) is a prompt. An unknown
-name is reported with the nearest known one.
+name is reported with the nearest known one. Besides built-ins and custom commands,
+the MCP servers' prompts are commands (`/mcp__<server>__<prompt>`), as their servers
+list them at the moment.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from pathlib import Path
 from cc.commands.context import CommandContext, CommandResult, maybe_await
 from cc.errors import CommandError
 from cc.input.custom import CustomCommand, expand_command, find_custom, load_custom_commands
-from cc.input.prepare import parse_slash
+from cc.input.mcp_prompts import PromptSource, expand_mcp_prompt, find_prompt
+from cc.input.prepare import McpInputs, parse_slash, prompt_message
+from cc.mcp.prompts import PromptCommand
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]
 #: Custom command files are looked up again at most this often (seconds).
@@ -45,18 +49,22 @@ class Entry:
 
 
 class CommandRegistry:
-    def __init__(self, builtins: Iterable[BuiltinCommand], cwd: Path, config_dir: Path) -> None:
+    def __init__(self, builtins: Iterable[BuiltinCommand], cwd: Path, config_dir: Path,
+                 prompts: PromptSource | None = None) -> None:
         self.builtins = list(builtins)
+        #: Where the MCP servers' prompts come from (the session's hub; None: no servers).
+        self.prompts = prompts
         self._by_name = {n: b for b in self.builtins for n in (b.name, *b.aliases)}
         self._cwd, self._config_dir = cwd, config_dir
         self._custom: list[CustomCommand] = []
         self._loaded_at: float | None = None
 
     @classmethod
-    def default(cls, cwd: Path, config_dir: Path) -> CommandRegistry:
+    def default(cls, cwd: Path, config_dir: Path,
+                prompts: PromptSource | None = None) -> CommandRegistry:
         from cc.commands.builtins import BUILTINS
 
-        return cls(BUILTINS, cwd, config_dir)
+        return cls(BUILTINS, cwd, config_dir, prompts)
 
     @property
     def custom(self) -> list[CustomCommand]:
@@ -66,19 +74,23 @@ class CommandRegistry:
             self._loaded_at = now
         return self._custom
 
-    def find(self, name: str) -> BuiltinCommand | CustomCommand | None:
+    def find(self, name: str) -> BuiltinCommand | CustomCommand | PromptCommand | None:
         if name in self._by_name:
             return self._by_name[name]
-        return find_custom(self.custom, name)
+        return find_custom(self.custom, name) or find_prompt(self.prompts, name)
 
     def entries(self) -> list[Entry]:
-        """Built-ins, then custom commands (each also under `folder:name`)."""
+        """Built-ins, then custom commands (each also under `folder:name`), then the MCP
+        servers' prompts."""
         out = [Entry(b.name, b.description, b.argument_hint) for b in self.builtins]
         for c in self.custom:
             described = f"{c.description} {c.label}".strip()
             out.append(Entry(c.name, described, c.argument_hint))
             if c.namespace:
                 out.append(Entry(c.qualified_name, described, c.argument_hint))
+        for p in self.prompts.prompt_commands() if self.prompts is not None else ():
+            out.append(Entry(p.name, f"{p.description} ({p.label})".strip(),
+                             p.argument_hint or None))
         return out
 
     def names(self) -> list[str]:
@@ -104,7 +116,27 @@ async def dispatch(text: str, ctx: CommandContext) -> CommandResult | None:
         return CommandResult()
     if isinstance(command, BuiltinCommand):
         return await command.handler(ctx, args)
+    if isinstance(command, PromptCommand):
+        return await run_mcp_prompt(command, args, text, ctx)
     return await run_custom(command, args, ctx)
+
+
+async def run_mcp_prompt(command: PromptCommand, args: str, typed: str,
+                         ctx: CommandContext) -> CommandResult:
+    """An MCP server's prompt: its messages are the prompt sent (nothing is sent when an
+    argument is missing or a hook blocks it; the user is told)."""
+    source = ctx.commands.prompts
+    if source is None:
+        ctx.say(f"/{command.name}: no MCP servers in this session.", style="red")
+        return CommandResult()
+    expansion = await expand_mcp_prompt(command, args, source, typed=typed,
+                                        hooks=ctx.engine.hooks)
+    for note in expansion.notices:
+        ctx.say(note, style="yellow")
+    if expansion.message is None:
+        ctx.say(expansion.problem or f"/{command.name} gave nothing to send", style="red")
+        return CommandResult()
+    return CommandResult(submit=expansion.message)
 
 
 async def run_custom(command: CustomCommand, args: str, ctx: CommandContext) -> CommandResult:
@@ -131,12 +163,15 @@ async def run_custom(command: CustomCommand, args: str, ctx: CommandContext) -> 
 async def resolve_input(text: str, ctx: CommandContext) -> CommandResult:
     """What typed (or `-p`) input amounts to: a command's result, or the prompt to send.
 
-    A prompt is the text plus the files its `@path` mentions name. The REPL and print
-    mode both start here; only `!` shell lines are the REPL's own.
+    A prompt is the text plus the files its `@path` mentions name and the MCP resources
+    its `@server:uri` mentions name (a notice for each that cannot be attached). Only `!`
+    shell lines are the REPL's own.
     """
     result = await dispatch(text, ctx)
     if result is not None:
         return result
-    from cc.input.mentions import expand_mentions
-
-    return CommandResult(submit=expand_mentions(text, ctx.cwd))
+    resources: McpInputs | None = ctx.runtime.mcp
+    message, notices = await prompt_message(text, ctx.cwd, resources)
+    for note in notices:
+        ctx.say(note, style="yellow")
+    return CommandResult(submit=message)

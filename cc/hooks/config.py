@@ -60,6 +60,7 @@ TOOL_EVENTS = frozenset(
 
 #: Events that filter by `matcher`; on any other event the matcher is ignored.
 MATCHER_EVENTS = TOOL_EVENTS | {
+    "UserPromptExpansion",
     "Notification",
     "SessionStart",
     "SessionEnd",

@@ -201,6 +201,18 @@ class HookRunner:
         """blocked → erase the prompt (the reason is in user_messages); context → model."""
         return await self.run("UserPromptSubmit", {"prompt": prompt})
 
+    async def user_prompt_expansion(self, *, expansion_type: str, command_name: str,
+                                    command_args: str, command_source: str | None,
+                                    prompt: str) -> HookOutcome:
+        """A typed command about to become a prompt (an MCP prompt, a slash command);
+        matchers test `command_name`. blocked → nothing is sent; context → model."""
+        payload: dict[str, Any] = {"expansion_type": expansion_type,
+                                   "command_name": command_name, "command_args": command_args}
+        if command_source is not None:
+            payload["command_source"] = command_source
+        payload["prompt"] = prompt
+        return await self.run("UserPromptExpansion", payload, command_name)
+
     async def stop(
         self, stop_hook_active: bool, *, last_assistant_message: str | None = None
     ) -> HookOutcome:

@@ -3,7 +3,10 @@ before it goes to the model.
 
     prepare_prompt("/review src", ...)   a custom command expanded into its prompt (its
                                          `model` and `allowed-tools` for that turn)
-    prepare_prompt("look at @a.py", ...) the text, with the files its `@path`s name
+    prepare_prompt("/mcp__demo__review the parser", ..., mcp=hub)
+                                         an MCP server's prompt (`mcp_prompts.py`)
+    prepare_prompt("look at @a.py", ...) the text, with the files its `@path`s name and
+                                         the MCP resources its `@server:uri`s name
 
 Built-in slash commands are the REPL's (`cc.commands.registry`); in print mode their
 text goes to the model as typed, as in Claude Code.
@@ -15,9 +18,13 @@ import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
+
+from cc.input.mcp_prompts import PromptSource
+from cc.tools.mcp_access import ResourceAccess
 
 if TYPE_CHECKING:
+    from cc.input.mcp_prompts import ExpansionHooks
     from cc.models.messages import UserMessage
 
 
@@ -33,13 +40,23 @@ def parse_slash(text: str) -> tuple[str, str] | None:
     return match.group(1), (match.group(2) or "").strip()
 
 
+class McpInputs(ResourceAccess, PromptSource, Protocol):
+    """What input preparation asks of the MCP servers (the session's hub): resources
+    for `@server:uri` mentions, prompts for `/mcp__server__prompt`."""
+
+
 @dataclass(frozen=True)
 class PreparedInput:
-    message: UserMessage
+    #: The message to send (None: nothing is sent, and `problem` says why).
+    message: UserMessage | None
     #: A custom command's `model:` (this turn only).
     model: str | None = None
     #: A custom command's `allowed-tools:` (allowed for this turn only).
     allowed_tools: tuple[str, ...] = ()
+    #: Why nothing is sent (an MCP prompt's missing argument, a hook's block).
+    problem: str | None = None
+    #: For the user besides (a mention not attached, a hook's message).
+    notices: tuple[str, ...] = ()
 
 
 async def prepare_prompt(
@@ -49,11 +66,13 @@ async def prepare_prompt(
     *,
     session_id: str = "",
     permit: Callable[[str, Sequence[str]], Awaitable[bool]] | None = None,
+    mcp: McpInputs | None = None,
+    hooks: ExpansionHooks | None = None,
 ) -> PreparedInput:
-    """The message for `text`. Raises CommandError when a command's `` !`cmd` `` fails
-    or is not permitted."""
+    """The message for `text` (`hooks` hear of an MCP prompt's expansion). Raises
+    CommandError when a command's `` !`cmd` `` fails or is not permitted."""
     from cc.input.custom import expand_command, find_custom, load_custom_commands
-    from cc.input.mentions import expand_mentions
+    from cc.input.mcp_prompts import expand_mcp_prompt, find_prompt
 
     parsed = parse_slash(text)
     command = find_custom(load_custom_commands(cwd, config_dir), parsed[0]) if parsed else None
@@ -67,4 +86,23 @@ async def prepare_prompt(
             command, parsed[1], cwd=cwd, session_id=session_id, permit=permit_this
         )
         return PreparedInput(expanded.message, command.model, tuple(command.allowed_tools))
-    return PreparedInput(expand_mentions(text, cwd))
+    prompt = find_prompt(mcp, parsed[0]) if parsed is not None else None
+    if parsed is not None and prompt is not None and mcp is not None:
+        expansion = await expand_mcp_prompt(prompt, parsed[1], mcp, typed=text, hooks=hooks)
+        return PreparedInput(expansion.message, problem=expansion.problem,
+                             notices=expansion.notices)
+    message, notices = await prompt_message(text, cwd, mcp)
+    return PreparedInput(message, notices=notices)
+
+
+async def prompt_message(text: str, cwd: Path, resources: ResourceAccess | None
+                         ) -> tuple[UserMessage, tuple[str, ...]]:
+    """The message for a plain prompt: the text, the files its `@path`s name, then the
+    MCP resources its `@server:uri`s name; notices for mentions not attached."""
+    from cc.input.mentions import expand_mentions
+    from cc.input.resource_mentions import attach_resources
+
+    message = expand_mentions(text, cwd)
+    attached = await attach_resources(text, resources)
+    message.content += attached.blocks
+    return message, tuple(attached.notices)

@@ -8,7 +8,13 @@
     settled(timeout)      wait until each server has connected or failed, or the time
                           is up (print mode, before its first request)
     entries()             the tools of the connected servers, as catalog entries (a
-                          tool registry follows the hub: `version` changes with them)
+                          tool registry follows the hub: `version` changes with them),
+                          and the resource tools once any server has connected
+    list_resources(server) · read_resource(server, uri)
+                          resources, for those tools and `@server:uri` mentions (the
+                          hub is their `cc.tools.mcp_access.ResourceAccess`)
+    prompt_commands() · get_prompt(command, arguments)
+                          the servers' prompts, as `/mcp__<server>__<prompt>` commands
     statuses()            [{"name", "status"}] for `system/init` and `/mcp`
     problems              what to tell the user once (bad configuration, name clashes)
 
@@ -27,7 +33,9 @@ from cc.mcp.config import Found, ServerEntry
 from cc.mcp.connection import ServerConnection
 
 if TYPE_CHECKING:
+    from cc.mcp.prompts import PromptCommand
     from cc.tools.catalog import CatalogEntry
+    from cc.tools.mcp_access import ResourceContents, ResourceEntry, ResourceProblem
 
 #: Where each configured scope reports itself in `system/init` (Claude Code's words).
 SOURCES = {"dynamic": "dynamic", "project": "project", "local": "local", "user": "user"}
@@ -49,6 +57,7 @@ class McpHub:
         #: Changes whenever the set of tools changes (registries that follow re-read).
         self.version = 0
         self._entries: list[CatalogEntry] = []
+        self._resource_tools: list[CatalogEntry] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._reported: set[str] = set()
         self._told = 0
@@ -141,7 +150,28 @@ class McpHub:
                     continue
                 seen[tool.name] = connection.name
                 out.append(entry_of(tool, hint=f"mcp {connection.name} {spec.name}"))
+        if any(c.generation > 0 and c.status != "disabled" for c in self.connections.values()):
+            out += self._resource_entries()
         return out
+
+    def _resource_entries(self) -> list[CatalogEntry]:
+        """ListMcpResourcesTool, ReadMcpResourceTool and ReadMcpResourceDirTool, made
+        once, with the hub as what they read through."""
+        if self._resource_tools is None:
+            from cc.tools.catalog import entry_of
+            from cc.tools.mcp_resources import (
+                ListMcpResourcesTool,
+                ReadMcpResourceDirTool,
+                ReadMcpResourceTool,
+            )
+
+            hint = "mcp server resources documents data uri"
+            self._resource_tools = [
+                entry_of(ListMcpResourcesTool(self), hint=f"list {hint}"),
+                entry_of(ReadMcpResourceTool(self), hint=f"read {hint}"),
+                entry_of(ReadMcpResourceDirTool(self), hint=f"folder directory {hint}"),
+            ]
+        return self._resource_tools
 
     def take_problems(self) -> list[str]:
         """The problems not yet told."""
@@ -163,6 +193,40 @@ class McpHub:
 
     def by_entry(self) -> list[ServerEntry]:
         return [c.entry for c in self.connections.values()]
+
+    # -- resources and prompts -----------------------------------------------------------
+
+    def resource_servers(self) -> list[str]:
+        from cc.mcp.resources import configured
+
+        return configured(self.connections)
+
+    async def list_resources(self, server: str | None = None
+                             ) -> list[ResourceEntry] | ResourceProblem:
+        from cc.mcp.resources import list_resources
+
+        return await list_resources(self.connections, server)
+
+    async def read_resource(self, server: str, uri: str
+                            ) -> list[ResourceContents] | ResourceProblem:
+        from cc.mcp.resources import read_resource
+
+        return await read_resource(self.connections, server, uri)
+
+    def prompt_commands(self) -> list[PromptCommand]:
+        from cc.mcp.prompts import prompt_commands
+
+        return prompt_commands(self.connections)
+
+    async def get_prompt(self, command: PromptCommand, arguments: dict[str, str]
+                         ) -> list[dict[str, Any]] | str:
+        """The prompt's messages as content blocks; or, as a string, why there are none."""
+        from cc.mcp.prompts import render_prompt
+
+        connection = self.connections.get(command.server)
+        if connection is None:
+            return f'No MCP server named "{command.server}" is configured.'
+        return await render_prompt(connection, command, arguments)
 
 
 #: The API's limit on a tool's name.

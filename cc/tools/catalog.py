@@ -8,7 +8,8 @@
 The deferred set follows Claude Code 2.1.328 (the task tools, SendMessage, the team
 tools; NotebookEdit, WebFetch and WebSearch as they land); a tool of ours it does not
 have (TodoWrite, TaskOutput) is deferred too. Tools built at run time (Agent,
-SendMessage with its router, MCP tools) join through `entry_of`.
+SendMessage with its router, MCP tools and the MCP resource tools) join through
+`entry_of`.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 DEFERRED = frozenset({
     "TaskOutput", "TaskStop", "TaskCreate", "TaskGet", "TaskList", "TaskUpdate", "TodoWrite",
     "SendMessage", "TeamCreate", "TeamDelete", "NotebookEdit", "WebFetch", "WebSearch",
+    "ListMcpResourcesTool", "ReadMcpResourceTool", "ReadMcpResourceDirTool",
 })
 
 
@@ -54,6 +56,9 @@ SUMMARIES = {
     "NotebookEdit": "replace, insert or delete a cell of a Jupyter notebook",
     "WebFetch": "fetch a web page and answer a question about it",
     "WebSearch": "search the web and return titled links with what was found",
+    "ListMcpResourcesTool": "list the resources (documents, data) the MCP servers offer",
+    "ReadMcpResourceTool": "read one resource of an MCP server by its uri",
+    "ReadMcpResourceDirTool": "list a resource folder of an MCP server (not available)",
 }
 
 

@@ -36,7 +36,7 @@ from cc.core.events import (
     ToolStart,
     UserEvent,
 )
-from cc.models.content_blocks import ToolResultBlock
+from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.ui.records import (
     assistant_records,
@@ -267,9 +267,28 @@ async def _run_turn(session: Session, prompt: str, turn: _Turn, writer: _Writer)
         await _compact(engine, prompt, turn, writer)
         return
     prepared = await session.prepare(prompt)
+    for note in prepared.notices:
+        print(f"Warning: {note}", file=sys.stderr)
+    if prepared.message is None:
+        _answer_locally(engine, prepared.problem or "nothing to send", turn, writer)
+        return
     turn.start = len(engine.messages)
     await _consume(engine, session.submit(prepared.message, model=prepared.model,
                                           tools=prepared.allowed_tools), turn, writer)
+
+
+def _answer_locally(engine: QueryEngine, said: str, turn: _Turn, writer: _Writer) -> None:
+    """The prompt became nothing to send (an MCP prompt missing an argument): what it
+    says is the run's answer, a success with no request, as Claude Code reports it."""
+    from cc.session.lines import SYNTHETIC_MODEL
+
+    message = AssistantMessage([TextBlock(said)], message_id=new_uuid(),
+                               model=SYNTHETIC_MODEL, stop_reason="end_turn")
+    if writer.records:
+        for record in assistant_records(message, engine.session_id):
+            writer.emit(record)
+    turn.last = message
+    turn.terminal = Terminal("completed", summary=engine.summarize())
 
 
 def _is_compact(prompt: str) -> bool:

@@ -32,7 +32,7 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "mcp_servers": session.mcp.statuses() if session.mcp is not None else [],
         "model": engine.model,
         "permissionMode": engine.permission_mode,
-        "slash_commands": [],
+        "slash_commands": _slash_commands(session),
         "apiKeySource": session.credentials.source,
         "claude_code_version": version,
         "output_style": "default",
@@ -41,6 +41,11 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "plugins": [],
         "uuid": new_uuid(),
     }
+
+
+def _slash_commands(session: Session) -> list[str]:
+    """The MCP servers' prompts, as the commands they are (`mcp__<server>__<prompt>`)."""
+    return [c.name for c in session.mcp.prompt_commands()] if session.mcp is not None else []
 
 
 def _agent_types(engine: QueryEngine) -> list[str]:

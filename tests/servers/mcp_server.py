@@ -9,7 +9,8 @@ name in mcp 2.x): over stdio by default, or streamable HTTP / legacy SSE on 127.
 Over HTTP the URL is written to READY_FILE once the port listens. `--name` names the
 server, `--pid-file` records the process id (tests kill it mid-session), `--state-dir`
 is where `add_tool` leaves a mark so a restarted server keeps the tools it was given;
-`--odd-tools` adds two tools whose names clash once cleaned.
+`--odd-tools` adds two tools whose names clash once cleaned; `--no-resources` serves no
+resources (nor says it could): a server with tools only.
 """
 
 import argparse
@@ -24,6 +25,13 @@ from pathlib import Path
 PNG = base64.b64decode(
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 )
+
+
+def without_resources(server) -> None:
+    """The server no longer handles resource requests, so it declares no resources."""
+    handlers = server._lowlevel_server._request_handlers  # noqa: SLF001 - test server
+    for method in ("resources/list", "resources/templates/list", "resources/read"):
+        handlers.pop(method, None)
 
 
 def build(name: str, state_dir: Path | None, odd_tools: bool = False):
@@ -96,9 +104,40 @@ def build(name: str, state_dir: Path | None, odd_tools: bool = False):
     def readme() -> str:
         return "the note's text"
 
+    @server.resource("note://picture", name="picture", description="A small red picture.",
+                     mime_type="image/png")
+    def picture_resource() -> bytes:
+        return PNG
+
+    @server.resource("note://archive", name="archive", description="Some binary data.",
+                     mime_type="application/octet-stream")
+    def archive() -> bytes:
+        return bytes(range(256))
+
+    @server.resource("note://topic/{name}", name="topic", description="A note on a topic.",
+                     mime_type="text/plain")
+    def topic(name: str) -> str:
+        return f"a note on {name}"
+
     @server.prompt(description="Ask for a review of a topic.")
     def review(topic: str) -> str:
         return f"Please review {topic} carefully."
+
+    @server.prompt(description="Compare two things, with an optional focus.")
+    def compare(first: str, second: str, focus: str | None = None) -> str:
+        on = f", focusing on {focus}" if focus else ""
+        return f"Compare {first} with {second}{on}."
+
+    @server.prompt(description="A conversation to start from, with a picture and a note.")
+    def briefing() -> list:
+        from mcp.server.mcpserver.prompts.base import AssistantMessage, UserMessage
+        from mcp_types import EmbeddedResource, TextResourceContents
+
+        note = EmbeddedResource(type="resource", resource=TextResourceContents(
+            uri="note://readme", mime_type="text/plain", text="the note's text"))
+        return [UserMessage("Here is the briefing."), UserMessage(Image(data=PNG, format="png")),
+                UserMessage(note), AssistantMessage("Understood; what next?"),
+                UserMessage("Summarise it.")]
 
     return server
 
@@ -135,6 +174,7 @@ def main() -> None:
     parser.add_argument("--pid-file", type=Path)
     parser.add_argument("--state-dir", type=Path)
     parser.add_argument("--odd-tools", action="store_true")
+    parser.add_argument("--no-resources", action="store_true")
     args = parser.parse_args()
     if args.crash:
         print("the server crashed on purpose", file=sys.stderr)
@@ -143,6 +183,8 @@ def main() -> None:
         with args.pid_file.open("a") as f:
             f.write(f"{os.getpid()}\n")
     server = build(args.name, args.state_dir, args.odd_tools)
+    if args.no_resources:
+        without_resources(server)
     if args.http or args.sse:
         serve_http(server, args.http or args.sse, sse=args.sse is not None)
     else:

@@ -86,7 +86,8 @@ class Repl:
         self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
         self.live = Live(on_change=self.invalidate)
         self.printer = Printer()
-        self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir)
+        self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir,
+                                                prompts=runtime.mcp)
         self.session: PromptSession[Any] | None = None
         self.busy = False
         self.exiting = False
