@@ -49,7 +49,7 @@ async def test_it_connects_and_lists_what_the_server_offers(running) -> None:
     connection, changes = running
     assert connection.status == "connected" and connection.error is None
     assert {t.name for t in connection.listing.tools} >= {"shout", "add", "pid"}
-    assert [p.name for p in connection.listing.prompts] == ["review"]
+    assert "review" in [p.name for p in connection.listing.prompts]
     assert connection.listing.resources and connection.listing.server_name == "demo"
     assert changes == [1]
 
