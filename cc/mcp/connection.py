@@ -8,6 +8,10 @@
     reconnect()      drop the connection now and connect again (`/mcp`)
     status           pending · connected · failed · disabled (`system/init`, `/mcp`)
 
+`on_change` is called when the server connects, when a connection ends (a reconnect
+asked for leaves it pending, anything else failed) and when a first failure happens
+(later retries that fail too are not news).
+
 A server that changes its tools (`notifications/tools/list_changed`, or a change event
 on 2026-era servers) has them fetched again; `on_change` tells the hub, which
 re-registers them.
@@ -116,12 +120,18 @@ class ServerConnection:
             finally:
                 was_up = self._client is not None
                 self._client = None
+            if was_up and self.error is None and self._wake.is_set():
+                # A reconnect was asked for: no failure, the next attempt starts now.
+                self.status = "pending"
+                self._changed()
+                continue
             if was_up and self.error is None:
                 self.error = "the connection was lost"
+            told = self.status == "failed"
             self.status = "failed"
             self._settled.set()
             self._end_attempt()
-            if was_up:
+            if was_up or not told:  # a failure is told once, not at every retry
                 self._changed()
             delay = min(BACKOFF_MAX, self._backoff_first * 2 ** attempt)
             attempt += 1
@@ -134,6 +144,7 @@ class ServerConnection:
         self.status, self.error = "failed", error
         self._settled.set()
         self._end_attempt()
+        self._changed()
 
     def _end_attempt(self) -> None:
         self._attempt_end.set()
@@ -221,6 +232,20 @@ class ServerConnection:
         """Drop the connection (if any) and connect again at once."""
         self._wake.set()
         self._hurry.set()
+
+    async def reconnected(self, timeout: float) -> bool:
+        """`reconnect()`, then wait (up to `timeout` seconds) until that attempt has
+        ended; whether the server is connected then. A disabled server stays off."""
+        if self.status == "disabled":
+            return False
+        ended = self._attempt_end
+        self.reconnect()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await ended.wait()
+                if self._client is None and self.status == "pending":
+                    await self._attempt_end.wait()  # the old connection closed; the new one
+        return self.status == "connected"
 
     async def call(self, request: Callable[[Client], Awaitable[T]], timeout: float) -> T:
         """`request(client)` on the live connection, waiting for one up to `timeout`
