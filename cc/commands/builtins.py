@@ -2,8 +2,9 @@
 
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
 /config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`,
-/agents in `agents_view.py`, /skills in `skills_view.py`, /team in `team_view.py`;
-/resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help order.
+/agents in `agents_view.py`, /skills in `skills_view.py`, /team in `team_view.py`, /mcp in
+`mcp_view.py`; /resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help
+order.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from cc.commands.info import (
     permissions_command,
     status_command,
 )
+from cc.commands.mcp_view import mcp_command
 from cc.commands.registry import BuiltinCommand
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
@@ -171,6 +173,8 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("agents", "List the sub-agent types and where they are defined",
                    agents_command),
     BuiltinCommand("skills", "List the skills and how to run them", skills_command),
+    BuiltinCommand("mcp", "MCP servers and their state; reconnect or enable one", mcp_command,
+                   argument_hint="[reconnect|enable <name>]"),
     BuiltinCommand("team", "The team's members and their state; /team <name>: a member's "
                    "conversation", team_command, argument_hint="[name]"),
     BuiltinCommand("context", "What fills the context window", context_command),
