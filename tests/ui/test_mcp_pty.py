@@ -103,7 +103,7 @@ def test_approving_a_new_server_offers_its_tools_at_once(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
-def test_of_several_servers_the_unticked_are_refused_and_never_started(setup: Setup) -> None:
+def test_of_several_servers_the_unticked_one_is_refused_until_enabled(setup: Setup) -> None:
     used, refused = setup.root.parent / "used.pids", setup.root.parent / "refused.pids"
     project_servers(setup, {"used": server("used", "--pid-file", str(used)),
                             "refused": server("refused", "--pid-file", str(refused))})
@@ -123,6 +123,11 @@ def test_of_several_servers_the_unticked_are_refused_and_never_started(setup: Se
     names = tool_names(setup.api.bodies[-1])
     assert "mcp__used__shout" in names and not any("refused" in n for n in names)
     assert starts(refused) == 0 and starts(used) == 1
+    term.enter("/mcp enable refused")  # changing one's mind
+    term.wait_for("Connected to refused (8 tools)")
+    assert recorded(setup) == {"enabledMcpjsonServers": ["used", "refused"],
+                               "disabledMcpjsonServers": []}
+    assert starts(refused) == 1
     setup.api.assert_clean()
 
 
