@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
     from cc.input.prepare import PreparedInput
+    from cc.mcp.approval import ServerAnswer
     from cc.mcp.hub import McpHub
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
@@ -79,6 +80,7 @@ class Session:
         self.supervisor = Supervisor()
         #: The configured MCP servers (None: there are none); `open()` starts them.
         self.mcp: McpHub | None = None
+        self._mcp_started = False
         self._client: ModelClient | None = None
         self._notes: list[str] = []
 
@@ -132,8 +134,8 @@ class Session:
         self.mcp, problems = _mcp_hub(self)
         built = await build_main(self, extra_tools)
         built.warnings[:0] = problems
-        if self.mcp is not None:
-            self.mcp.start(self.supervisor.spawn)
+        if not self.options.interactive:
+            self.start_mcp()
         if self.sandbox is not None:
             self.supervisor.on_close(self.sandbox.close)
         self._main = built.engine
@@ -141,6 +143,23 @@ class Session:
         built.checker.on_mode_change(self._mode_changed)
         self.extractor = extraction_for(self)
         return built.warnings
+
+    def start_mcp(self) -> None:
+        """Connect the MCP servers in the background (`open()` does it in print mode; the
+        REPL once its prompt is drawn, so their SDK's import does not delay it)."""
+        if self.mcp is not None and not self._mcp_started:
+            self._mcp_started = True
+            self.mcp.start(self.supervisor.spawn)
+
+    def answer_mcp(self, answer: ServerAnswer) -> list[str]:
+        """The user's answer about the project's new MCP servers: the approved ones
+        connect now; the answer is kept in `.claude/settings.local.json`. Warnings."""
+        if self.mcp is None:
+            return []
+        from cc.config.settings import settings_paths
+        from cc.mcp.approval import apply
+
+        return apply(self.mcp, answer, settings_paths(self.cwd, self.config_dir)["local"])
 
     def _mode_changed(self, mode: str) -> None:
         """Plan mode turned on (Shift+Tab, EnterPlanMode): the model's next request says
@@ -245,13 +264,14 @@ class Session:
 def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
     """The session's MCP servers, as configuration names them (None: there are none);
     the configuration's problems. A project server refused in settings stays off; in the
-    REPL one not yet approved waits until the user says (`McpHub.enable`)."""
+    REPL one not yet approved waits until the user says (`McpHub.enable`), and the
+    problems stay with the hub for the REPL to tell."""
     from cc.mcp.config import load_servers
 
     options = session.options
     found = load_servers(session.cwd, session.config_dir, flag_configs=options.mcp_configs,
                          strict=options.strict_mcp_config)
-    if not found.servers:
+    if not found.servers and not (found.problems and options.interactive):
         return None, list(found.problems)
     import os
 
@@ -261,17 +281,19 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
     from cc.session.paths import project_dir
 
     choices, _ = project_choices(session.cwd, session.config_dir)
-    held = []
+    held, asking = [], []
     for name, entry in found.servers.items():
         standing = choices.standing(entry)
         # Print mode loads project servers without asking, as Claude Code does.
-        if standing in ("rejected", "disabled") or (standing == "pending"
-                                                   and options.interactive):
+        if standing == "pending" and options.interactive:
+            asking.append(name)
+        if standing in ("rejected", "disabled") or name in asking:
             held.append(name)
     setup = ClientSetup(
         session.cwd, roots=[Path(d).resolve() for d in options.add_dirs],
         log_dir=session.config_dir / "mcp-logs" / project_dir(session.cwd,
                                                               session.config_dir).name,
         connect_timeout=timeout_from_env(), environ=dict(os.environ))
-    hub = McpHub(found, setup, held=held)
-    return hub, hub.take_problems()
+    hub = McpHub(found, setup, held=held, asking=asking)
+    # The REPL tells the problems once its prompt is up; print mode before its run.
+    return hub, [] if options.interactive else hub.take_problems()

@@ -1,9 +1,10 @@
 """The built-in slash commands that act on the conversation itself.
 
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
-/config, /permissions, /hooks, /context) in `info.py`, /sandbox in `sandbox_view.py`,
-/agents in `agents_view.py`, /skills in `skills_view.py`, /team in `team_view.py`;
-/resume and /memory in `sessions.py`. `BUILTINS` lists them all, in /help order.
+/config, /permissions, /hooks) in `info.py`, /context in `context_view.py`, /sandbox in
+`sandbox_view.py`, /agents in `agents_view.py`, /skills in `skills_view.py`, /team in
+`team_view.py`, /mcp in `mcp_view.py`; /resume and /memory in `sessions.py`. `BUILTINS`
+lists them all, in /help order.
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ from typing import TYPE_CHECKING, Any
 from cc import __version__
 from cc.commands.agents_view import agents_command
 from cc.commands.context import CommandContext, CommandResult
+from cc.commands.context_view import context_command
 from cc.commands.info import (
     config_command,
-    context_command,
     hooks_command,
     permissions_command,
     status_command,
 )
+from cc.commands.mcp_view import mcp_command
 from cc.commands.registry import BuiltinCommand
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
@@ -171,9 +173,12 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("agents", "List the sub-agent types and where they are defined",
                    agents_command),
     BuiltinCommand("skills", "List the skills and how to run them", skills_command),
+    BuiltinCommand("mcp", "MCP servers and their state; reconnect or enable one", mcp_command,
+                   argument_hint="[reconnect|enable <name>]"),
     BuiltinCommand("team", "The team's members and their state; /team <name>: a member's "
                    "conversation", team_command, argument_hint="[name]"),
-    BuiltinCommand("context", "What fills the context window", context_command),
+    BuiltinCommand("context", "What fills the context window (/context all: each MCP tool)",
+                   context_command, argument_hint="[all]"),
     BuiltinCommand("memory", "Edit a CLAUDE.md memory file", memory_command),
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
     BuiltinCommand("resume", "Resume an earlier conversation", resume_command,

@@ -1,4 +1,4 @@
-"""Read-only views: /status, /config, /permissions, /hooks, /context."""
+"""Read-only views: /status, /config, /permissions, /hooks."""
 
 from __future__ import annotations
 
@@ -101,32 +101,3 @@ def _hook_text(hook: Mapping[str, Any]) -> str:
     what = hook.get("command") or hook.get("prompt") or hook.get("url") or ""
     timeout = f" (timeout {hook['timeout']}s)" if hook.get("timeout") else ""
     return f"{kind}: {what}{timeout}"
-
-
-async def context_command(ctx: CommandContext, args: str) -> CommandResult:
-    """What fills the context window, by part: the same count compaction uses."""
-    from cc.compact.tokens import context_tokens, estimate, messages_tokens
-    from cc.figures import format_tokens
-    from cc.models.catalog import model_info
-
-    engine = ctx.engine
-    sections = list(engine.config.system)
-    memory = sum(estimate(s.text) for s in sections if s.name in ("claude_md", "memory"))
-    system = sum(estimate(s.text) for s in sections) - memory
-    tools = estimate(engine.registry.api_definitions())
-    messages = messages_tokens(engine.messages)
-    window = model_info(engine.model).context_window
-    used = context_tokens(engine.messages, overhead=system + memory + tools)
-    reported = used != system + memory + tools + messages
-    ctx.say(f"Context: {engine.model} · {format_tokens(used)}/{format_tokens(window)} tokens "
-            f"({used * 100 / window:.1f}%) · "
-            + ("the last response's usage and an estimate since" if reported
-               else "estimated as bytes / 4"))
-    compactor = engine.compactor
-    limit = compactor.threshold() if compactor is not None else None
-    if limit is not None:
-        ctx.say(f"  Compacts automatically at {format_tokens(limit)} tokens")
-    for label, n in (("System prompt", system), ("Tools", tools), ("Memory files", memory),
-                     ("Messages", messages), ("Free space", max(window - used, 0))):
-        ctx.say(f"  {label:<15}{format_tokens(n):>8}  {n * 100 / window:5.1f}%")
-    return CommandResult()

@@ -4,14 +4,15 @@ Later sources win key by key (local over project over user, `--settings` over
 all); permission lists are concatenated, and `sandbox` merges deeply (objects key by
 key, lists concatenated). A file that does not parse is skipped
 with a warning that names it and the line, never a crash. `add_permission_rules`
-appends rules to one file ("always" answers go to `.claude/settings.local.json`).
+appends rules to one file ("always" answers go to `.claude/settings.local.json`);
+`edit_settings_file` changes one file's keys, keeping the rest.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,7 +137,26 @@ def add_permission_rules(path: Path, behavior: str, rules: Sequence[str]) -> str
     Creates the file and its folders; keeps every other key. A file that does not parse
     (or has the wrong shape) is left untouched. Returns a warning, or None on success.
     """
-    keep = "; the rules apply to this session only"
+
+    def add(data: dict[str, Any]) -> str | None:
+        perms = data.setdefault("permissions", {})
+        current = perms.setdefault(behavior, []) if isinstance(perms, dict) else None
+        if not isinstance(current, list):
+            return f"permissions.{behavior} is not a list there"
+        current.extend(r for r in dict.fromkeys(rules) if r not in current)
+        return None
+
+    return edit_settings_file(path, add, "; the rules apply to this session only")
+
+
+def edit_settings_file(path: Path, edit: Callable[[dict[str, Any]], str | None],
+                       keep: str = "") -> str | None:
+    """Change the JSON object in the settings file at `path` with `edit` (which returns
+    why it cannot, or None), and write it back whole; every other key is kept.
+
+    Creates the file and its folders. A file that does not parse, or is not an object,
+    is left untouched. Returns a warning (ending with `keep`), or None on success.
+    """
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -150,11 +170,11 @@ def add_permission_rules(path: Path, behavior: str, rules: Sequence[str]) -> str
         except json.JSONDecodeError as exc:
             return (f"Did not save to {path}: invalid JSON at line {exc.lineno}, column "
                     f"{exc.colno}: {exc.msg}{keep}")
-    perms = data.setdefault("permissions", {}) if isinstance(data, dict) else None
-    current = perms.setdefault(behavior, []) if isinstance(perms, dict) else None
-    if not isinstance(current, list):
-        return f"Did not save to {path}: permissions.{behavior} is not a list there{keep}"
-    current.extend(r for r in dict.fromkeys(rules) if r not in current)
+    if not isinstance(data, dict):
+        return f"Did not save to {path}: the top level is not an object{keep}"
+    problem = edit(data)
+    if problem is not None:
+        return f"Did not save to {path}: {problem}{keep}"
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -251,6 +251,15 @@ def _flag_config(item: str, env: Mapping[str, str], found: Found) -> None:
     servers_of(data, "dynamic", path, str(path), env, found)
 
 
+def launch_text(config: ServerConfig) -> str:
+    """What starting the server does, in one line: its command, or its URL."""
+    if isinstance(config, StdioServer):
+        import shlex
+
+        return shlex.join([config.command, *config.args])
+    return f"{config.url} ({config.transport})"
+
+
 def approval(name: str, settings_get: Any) -> bool | None:
     """Whether a project server may run: True (approved), False (refused) or None (not
     yet asked). `settings_get` is `Settings.get`."""

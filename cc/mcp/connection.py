@@ -8,6 +8,10 @@
     reconnect()      drop the connection now and connect again (`/mcp`)
     status           pending · connected · failed · disabled (`system/init`, `/mcp`)
 
+`on_change` is called when the server connects, when a connection ends (a reconnect
+asked for leaves it pending, anything else failed) and when a first failure happens
+(later retries that fail too are not news).
+
 A server that changes its tools (`notifications/tools/list_changed`, or a change event
 on 2026-era servers) has them fetched again; `on_change` tells the hub, which
 re-registers them.
@@ -122,10 +126,11 @@ class ServerConnection:
             asked = self._wake.is_set()  # a reconnect asked for, not a failure
             if was_up and not asked:
                 self.error = "the connection was lost" + (f" ({self.error})" if self.error else "")
+            told = self.status == "failed"
             self.status = "pending" if asked else "failed"
             self._settled.set()
             self._end_attempt()
-            if was_up:
+            if was_up or not told:  # a failure is told once, not at every retry
                 self._changed()
             if asked:
                 continue
@@ -140,6 +145,7 @@ class ServerConnection:
         self.status, self.error = "failed", error
         self._settled.set()
         self._end_attempt()
+        self._changed()
 
     def _end_attempt(self) -> None:
         self._attempt_end.set()
@@ -232,6 +238,20 @@ class ServerConnection:
             self.status = "pending"
         self._wake.set()
         self._hurry.set()
+
+    async def reconnected(self, timeout: float) -> bool:
+        """`reconnect()`, then wait (up to `timeout` seconds) until that attempt has
+        ended; whether the server is connected then. A disabled server stays off."""
+        if self.status == "disabled":
+            return False
+        ended = self._attempt_end
+        self.reconnect()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await ended.wait()
+                if self._client is None and self.status == "pending":
+                    await self._attempt_end.wait()  # the old connection closed; the new one
+        return self.status == "connected"
 
     async def call(self, request: Callable[[Client], Awaitable[T]], timeout: float) -> T:
         """`request(client)` on the live connection, waiting for one up to `timeout`

@@ -1,10 +1,13 @@
 """The session's MCP servers: one connection each, their tools as catalog entries.
 
-    McpHub(found, setup, held=…)  what configuration found (servers and problems); the
-                          `held` ones (project servers not approved) stay off
+    McpHub(found, setup, held=…, asking=…)  what configuration found (servers and
+                          problems); the `held` ones (project servers not approved) stay
+                          off, and of those the user is to be `asking` about
     start(spawn)          every server connects at once, in the background (the SDK is
                           imported in a thread first, so nothing waits on it)
+    awaiting()            the held servers still waiting for the user's answer
     enable(name)          a held server approved: it connects now
+    refuse(name)          a held server refused: it stays off, no longer waiting
     settled(timeout)      wait until each server has connected or failed, or the time
                           is up (print mode, before its first request)
     entries()             the tools of the connected servers, as catalog entries (a
@@ -17,6 +20,7 @@
                           the servers' prompts, as `/mcp__<server>__<prompt>` commands
     statuses()            [{"name", "status"}] for `system/init` and `/mcp`
     problems              what to tell the user once (bad configuration, name clashes)
+    on_change(listener)   told when a server connects, fails or changes its tools
 
 A server whose tool list changes (or that reconnects) has its entries made again.
 """
@@ -43,12 +47,15 @@ SOURCES = {"dynamic": "dynamic", "project": "project", "local": "local", "user":
 
 class McpHub:
     def __init__(self, found: Found, setup: ClientSetup, *,
-                 held: Iterable[str] = (), backoff_first: float | None = None) -> None:
+                 held: Iterable[str] = (), asking: Iterable[str] = (),
+                 backoff_first: float | None = None) -> None:
         self.setup = setup
         self.problems: list[str] = list(found.problems)
         self.connections: dict[str, ServerConnection] = {}
         extra = {} if backoff_first is None else {"backoff_first": backoff_first}
         held = set(held)
+        #: Held servers the user has not answered about yet (in configuration order).
+        self._asking = [name for name in found.servers if name in set(asking) & held]
         for name, entry in found.servers.items():
             connection = ServerConnection(entry, setup, on_change=self._changed, **extra)
             if name in held:
@@ -76,8 +83,24 @@ class McpHub:
             if connection.status != "disabled":
                 self._launch(connection)
 
+    def awaiting(self) -> list[ServerConnection]:
+        """The held servers waiting for the user to approve or refuse them."""
+        return [self.connections[name] for name in self._asking]
+
+    def is_awaiting(self, name: str) -> bool:
+        return name in self._asking
+
+    def refuse(self, name: str) -> None:
+        """A held server refused: it stays off."""
+        self._answered(name)
+
+    def _answered(self, name: str) -> None:
+        if name in self._asking:
+            self._asking.remove(name)
+
     def enable(self, name: str) -> None:
         """Start a server held until now (approved by the user)."""
+        self._answered(name)
         connection = self.connections.get(name)
         if connection is not None and connection.status == "disabled":
             connection.status = "pending"

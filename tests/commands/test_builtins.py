@@ -231,7 +231,7 @@ async def test_status_permissions_hooks_context(engine: QueryEngine, tmp_path: P
     await dispatch("/context", ctx)
     out = output(ctx)
     assert out.startswith("Context: claude-test-1 · ")
-    assert "  Tools " in out and "  Free space " in out
+    assert "  System tools " in out and "  Free space " in out and "MCP" not in out
 
 
 async def test_config_shows_merged_settings(engine: QueryEngine, tmp_path: Path) -> None:

@@ -7,10 +7,11 @@ name in mcp 2.x): over stdio by default, or streamable HTTP / legacy SSE on 127.
     python tests/servers/mcp_server.py --crash             exits at once (a server that fails)
 
 Over HTTP the URL is written to READY_FILE once the port listens. `--name` names the
-server, `--pid-file` records the process id (tests kill it mid-session), `--state-dir`
-is where `add_tool` leaves a mark so a restarted server keeps the tools it was given;
-`--odd-tools` adds two tools whose names clash once cleaned; `--no-resources` serves no
-resources (nor says it could): a server with tools only.
+server, `--pid-file` records the process id of each start (tests kill it mid-session,
+or count a crashing server's starts), `--state-dir` is where `add_tool` leaves a mark
+so a restarted server keeps the tools it was given; `--odd-tools` adds two tools whose
+names clash once cleaned; `--no-resources` serves no resources (nor says it could): a
+server with tools only.
 """
 
 import argparse
@@ -176,12 +177,12 @@ def main() -> None:
     parser.add_argument("--odd-tools", action="store_true")
     parser.add_argument("--no-resources", action="store_true")
     args = parser.parse_args()
+    if args.pid_file:  # every start is recorded, a crashing one's too
+        with args.pid_file.open("a") as f:
+            f.write(f"{os.getpid()}\n")
     if args.crash:
         print("the server crashed on purpose", file=sys.stderr)
         sys.exit(3)
-    if args.pid_file:
-        with args.pid_file.open("a") as f:
-            f.write(f"{os.getpid()}\n")
     server = build(args.name, args.state_dir, args.odd_tools)
     if args.no_resources:
         without_resources(server)

@@ -9,6 +9,7 @@ from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
 
 from cc.commands.registry import CommandRegistry
+from cc.mcp.approval import ServerAnswer
 from cc.permissions.ask import AskAnswer, PermissionRequest
 from cc.session.history import append_history
 from cc.team.mailbox import Letter
@@ -234,6 +235,41 @@ async def test_an_edit_dialog_is_shown_with_its_diff_from_the_first_draw(tmp_pat
     dialogs.pick(0)
     assert await asked == AskAnswer("allow")
     assert drawn and all(hunks for hunks in drawn)  # never drawn without its diff
+
+
+async def test_the_question_about_new_mcp_servers(tmp_path: Path) -> None:
+    dialogs = Dialogs(tmp_path)
+    one = [("demo", "python server.py")]
+    asked = asyncio.create_task(dialogs.approve_servers(one, ".mcp.json"))
+    await shown(dialogs)
+    assert dialogs.current is not None and dialogs.current.selected == 2  # refusing is first
+    dialogs.pick()
+    assert await asked == ServerAnswer(refused=("demo",))
+    for index, expected in ((0, ServerAnswer(approved=("demo",))),
+                            (1, ServerAnswer(approved=("demo",), all_later=True))):
+        asked = asyncio.create_task(dialogs.approve_servers(one, ".mcp.json"))
+        await shown(dialogs)
+        dialogs.pick(index)
+        assert await asked == expected
+    asked = asyncio.create_task(dialogs.approve_servers(one, ".mcp.json"))
+    await shown(dialogs)
+    dialogs.cancel()  # Esc
+    assert await asked == ServerAnswer(refused=("demo",))
+
+    three = [("a", "x"), ("b", "y"), ("c", "z")]
+    asked = asyncio.create_task(dialogs.approve_servers(three, ".mcp.json"))
+    await shown(dialogs)
+    assert dialogs.current is not None and dialogs.current.checked == {0, 1, 2}
+    dialogs.pick(1)  # a number unticks
+    dialogs.move(1)
+    dialogs.toggle()  # so does Space, on the selected one
+    dialogs.toggle()
+    dialogs.pick()  # Enter: the ticked ones
+    assert await asked == ServerAnswer(approved=("a", "c"), refused=("b",))
+    asked = asyncio.create_task(dialogs.approve_servers(three, ".mcp.json"))
+    await shown(dialogs)
+    dialogs.cancel()
+    assert await asked == ServerAnswer(refused=("a", "b", "c"))
 
 
 def test_preview_hunks_from_the_file_on_disk(tmp_path: Path) -> None:

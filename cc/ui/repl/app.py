@@ -26,6 +26,7 @@ from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_awai
 from cc.commands.registry import CommandRegistry, resolve_input
 from cc.ui.repl.dialogs import Dialogs, Pending
 from cc.ui.repl.live import Fragments, Live, live_fragments
+from cc.ui.repl.mcp_watch import McpWatch
 from cc.ui.repl.printer import Draw, Printer, color_enabled
 from cc.ui.repl.team_view import TeamWatch
 
@@ -115,6 +116,7 @@ class Repl:
         #: (or the user types): Esc stops the leader, it does not hand it the next letter.
         self._news_held = False
         self.team = TeamWatch(runtime, self.live, self.cwd, self._show_lines)
+        self.mcp = McpWatch(runtime, self.dialogs, self._show_warnings)
         agents = self.engine.executor.ctx.agent_tasks
         if agents is not None:
             agents.watchers.append(self._agents_changed)
@@ -141,6 +143,12 @@ class Repl:
                               overflow="fold")
 
         self._print_later(draw)
+
+    def _show_warnings(self, lines: list[str]) -> None:
+        from cc.ui.render import render_notice
+
+        for line in lines:
+            self._print_later(lambda c, line=line: render_notice(c, line, style="yellow"))
 
     def _agents_changed(self, change: str, entry: AgentTask | None) -> None:
         """The session's agents changed (see `AgentTasks.watchers`): the team's lines
@@ -189,12 +197,14 @@ class Repl:
         return 0
 
     def _after_first_draw(self) -> None:
-        """Once the prompt is up: warm the SDK and rich in the background (not before)."""
+        """Once the prompt is up: warm the SDK and rich in the background (not before),
+        and connect the MCP servers."""
 
         def warm() -> None:
             from cc.core.client import prefetch_sdk
 
             prefetch_sdk()
+            self.mcp.start()
             threading.Thread(target=_warm_imports, name="warm-rich", daemon=True).start()
 
         asyncio.get_running_loop().call_later(0.05, warm)
@@ -344,6 +354,10 @@ class Repl:
                                         p.typing_feedback)
             elif p.kind == "plan":
                 panel = plan_dialog(p.plan or "", p.plan_path or "", p.options, p.selected)
+            elif p.kind == "servers":
+                from cc.ui.render_mcp import servers_dialog
+
+                panel = servers_dialog(p.servers, p.title, p.options, p.selected, p.checked)
             elif p.request is not None:
                 feedback = "" if p.typing_feedback else None
                 panel = permission_dialog(p.request, self.cwd, p.selected, p.hunks, feedback)
@@ -368,7 +382,9 @@ class Repl:
     # --- the worker ----------------------------------------------------------------
 
     async def _start_session(self) -> None:
-        """SessionStart hooks run before the first input is taken (the prompt is up already)."""
+        """Before the first input is taken (the prompt is up already): the question about
+        the project's new MCP servers, then the SessionStart hooks."""
+        await self._notes(await self.mcp.ask())
         await self._notes(await self.runtime.start())
 
     async def _notes(self, notes: list[str]) -> None:

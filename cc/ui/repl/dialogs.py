@@ -8,7 +8,9 @@ Esc on a permission stops the whole turn (the REPL cancels it, see `Repl.refuse`
 `cancel()` is the plain "No" used when no turn runs. Pickers (/resume, /memory) use the
 same queue, and so do AskUserQuestion's questions (one at a time; the last option lets
 the user type an answer; a multiSelect question ticks options with Space or a number
-and takes them with Enter) and ExitPlanMode's plan. Requests are shown one at a time,
+and takes them with Enter), ExitPlanMode's plan, and the question about a project's
+new MCP servers (one: three choices; several: ticked with Space or a number, taken
+with Enter; Esc refuses them all). Requests are shown one at a time,
 oldest first (an Edit/Write once its diff is ready); a cancelled waiter leaves the queue
 at once.
 """
@@ -21,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cc.mcp.approval import ServerAnswer
 from cc.permissions.ask import Answers, AskAnswer, PermissionRequest, PlanChoice, Question
 
 #: The last option of every question: an answer of the user's own, typed.
@@ -28,6 +31,10 @@ OTHER = "Type something else"
 PLAN_CHOICES = (("acceptEdits", "Yes, and accept edits"),
                 ("default", "Yes, and ask before each edit"),
                 ("keep_planning", "No, keep planning"))
+#: The choices about one new MCP server (the last, refusing it, is selected first).
+SERVER_CHOICES = (("yes", "Use this server"),
+                  ("all", "Use this server and any other this project adds later"),
+                  ("no", "Don't use this server"))
 
 
 @dataclass
@@ -36,7 +43,8 @@ class Pending:
     options: list[str]
     future: asyncio.Future[Any]
     request: PermissionRequest | None = None
-    #: "choice" (a picker), "permission", "question" (AskUserQuestion) or "plan".
+    #: "choice" (a picker), "permission", "question" (AskUserQuestion), "plan" or
+    #: "servers" (a project's new MCP servers).
     kind: str = "choice"
     question: Question | None = None
     #: A multiSelect question's ticked options.
@@ -44,6 +52,8 @@ class Pending:
     #: The plan to approve, and its file.
     plan: str | None = None
     plan_path: str | None = None
+    #: The MCP servers asked about: (name, what starting it does).
+    servers: list[tuple[str, str]] = field(default_factory=list)
     #: For a permission: what each option means ("yes", "always", "accept_edits", "no").
     kinds: list[str] = field(default_factory=list)
     hunks: list[dict[str, Any]] | None = None
@@ -101,6 +111,19 @@ class Dialogs:
                           plan_path=path)
         return await self._wait(pending)  # type: ignore[no-any-return]
 
+    async def approve_servers(self, servers: Sequence[tuple[str, str]], origin: str
+                              ) -> ServerAnswer:
+        """A project's new MCP servers, (name, what starting it does): which to use."""
+        if len(servers) == 1:
+            pending = Pending(origin, [label for _, label in SERVER_CHOICES], _future(),
+                              kind="servers", kinds=[kind for kind, _ in SERVER_CHOICES],
+                              servers=list(servers), selected=len(SERVER_CHOICES) - 1)
+        else:
+            pending = Pending(origin, [name for name, _ in servers], _future(),
+                              kind="servers", servers=list(servers),
+                              checked=set(range(len(servers))))
+        return await self._wait(pending)  # type: ignore[no-any-return]
+
     async def _wait(self, pending: Pending, preview: bool = False) -> Any:
         request = pending.request
         if preview and request is not None and request.tool_name in ("Edit", "Write"):
@@ -139,6 +162,9 @@ class Dialogs:
         if p.kind == "plan":
             self._resolve(p, p.kinds[index])
             return False
+        if p.kind == "servers":
+            self._servers(p, index, toggle=by_number)
+            return False
         if p.request is None:
             self._resolve(p, index)
             return False
@@ -153,10 +179,28 @@ class Dialogs:
         return False
 
     def toggle(self) -> None:
-        """Space on a multiSelect question: tick or untick the selected option."""
+        """Space on a multiSelect question (or on servers to tick): tick or untick the
+        selected option."""
         p = self.current
         if p is not None and p.kind == "question" and not p.typing_feedback:
             self._answer(p, p.selected, toggle=True)
+        elif p is not None and p.kind == "servers" and not p.kinds:
+            self._servers(p, p.selected, toggle=True)
+
+    def _servers(self, p: Pending, index: int, *, toggle: bool) -> None:
+        names = [name for name, _ in p.servers]
+        if p.kinds:  # one server, three choices
+            kind = p.kinds[index]
+            answer = ServerAnswer(refused=tuple(names)) if kind == "no" else ServerAnswer(
+                approved=tuple(names), all_later=kind == "all")
+            self._resolve(p, answer)
+        elif toggle:
+            p.checked ^= {index}
+            self.on_change()
+        else:  # Enter: the ticked ones are used, the others refused
+            self._resolve(p, ServerAnswer(
+                approved=tuple(n for i, n in enumerate(names) if i in p.checked),
+                refused=tuple(n for i, n in enumerate(names) if i not in p.checked)))
 
     def _answer(self, p: Pending, index: int, *, toggle: bool) -> bool:
         assert p.question is not None
@@ -187,9 +231,14 @@ class Dialogs:
             self.on_change()
 
     def cancel(self) -> None:
-        """Esc: No (without feedback) for a permission, nothing chosen for a picker."""
+        """Esc: No (without feedback) for a permission, nothing chosen for a picker, no
+        server used."""
         p = self.current
-        if p is not None:
+        if p is None:
+            return
+        if p.kind == "servers":
+            self._resolve(p, ServerAnswer.refuse_all([name for name, _ in p.servers]))
+        else:
             self._resolve(p, AskAnswer("deny") if p.request is not None
                           else "keep_planning" if p.kind == "plan" else None)
 
