@@ -81,6 +81,7 @@ class ServerConnection:
         self._hurry = asyncio.Event()
         self._settled = asyncio.Event()
         self._refreshing: asyncio.Future[None] | None = None
+        self._failure_told = False
         #: Set when the attempt under way ends (connected or failed), then replaced.
         self._attempt_end = asyncio.Event()
         self._backoff_first = backoff_first
@@ -109,6 +110,7 @@ class ServerConnection:
                 async with open_client(self.entry, self._setup_with_notices()) as (client, dropped):
                     await self._fetch(client)
                     self._client, self.status, self.error = client, "connected", None
+                    self._failure_told = False
                     was_up = True
                     self.generation += 1
                     attempt = 0
@@ -126,12 +128,13 @@ class ServerConnection:
             asked = self._wake.is_set()  # a reconnect asked for, not a failure
             if was_up and not asked:
                 self.error = "the connection was lost" + (f" ({self.error})" if self.error else "")
-            told = self.status == "failed"
             self.status = "pending" if asked else "failed"
             self._settled.set()
             self._end_attempt()
-            if was_up or not told:  # a failure is told once, not at every retry
+            # A failure is told once, not at every retry (nor after a reconnect asked for).
+            if was_up or not (asked or self._failure_told):
                 self._changed()
+            self._failure_told = self._failure_told or not asked
             if asked:
                 continue
             delay = min(BACKOFF_MAX, self._backoff_first * 2 ** attempt)

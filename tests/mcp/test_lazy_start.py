@@ -17,6 +17,11 @@ from cc.config.settings import load_settings
 from tests.sessions import make_session
 
 async def main(cwd, interactive):
+    import os
+    from cc.config.trust import set_trusted
+
+    os.environ["CLAUDE_CONFIG_DIR"] = str(cwd / "config")
+    set_trusted(cwd / "config", cwd)  # approvals in the folder's settings count once trusted
     session = make_session(cwd, cwd / "config", settings=load_settings(cwd, cwd / "config"))
     session.facts = dataclasses.replace(session.facts, options=dataclasses.replace(
         session.options, interactive=interactive))

@@ -89,7 +89,7 @@ def test_approving_a_new_server_offers_its_tools_at_once(setup: Setup) -> None:
     term.type("1")
     wait_for(lambda: recorded(setup) == {"enabledMcpjsonServers": ["demo"]},
              what="the answer recorded")
-    mcp_listing(term, "✔ demo", "connected · 8 tools · 1 prompt · resources",
+    mcp_listing(term, "✔ demo", "connected · 9 tools · 3 prompts · resources",
                 f"Project · {setup.root / '.mcp.json'}")
     term.enter("hi")
     term.wait_for("● Hello.")
@@ -97,7 +97,7 @@ def test_approving_a_new_server_offers_its_tools_at_once(setup: Setup) -> None:
     assert term.raw.decode(errors="replace").count('"unusable"') == 1  # told once
     term.wait_idle()
     term.enter("/context")
-    screen = term.wait_for("8 MCP tools · /context all lists them")
+    screen = term.wait_for("9 MCP tools · /context all lists them")
     line = next(ln for ln in screen.splitlines() if ln.strip().startswith("MCP tools"))
     assert int(line.split()[2]) > 100  # their definitions, counted
     setup.api.assert_clean()
@@ -124,7 +124,7 @@ def test_of_several_servers_the_unticked_one_is_refused_until_enabled(setup: Set
     assert "mcp__used__shout" in names and not any("refused" in n for n in names)
     assert starts(refused) == 0 and starts(used) == 1
     term.enter("/mcp enable refused")  # changing one's mind
-    term.wait_for("Connected to refused (8 tools)")
+    term.wait_for("Connected to refused (9 tools)")
     assert recorded(setup) == {"enabledMcpjsonServers": ["used", "refused"],
                                "disabledMcpjsonServers": []}
     assert starts(refused) == 1
@@ -141,13 +141,13 @@ def test_mcp_lists_connected_and_failed_servers_and_reconnects(setup: Setup) -> 
     notice = 'MCP server "broken" failed to connect'
     term.wait_for(notice)
     wait_for(lambda: starts(broken_starts) >= 3, what="two retries")
-    listing = mcp_listing(term, "✔ demo", "connected · 8 tools", "✘ broken",
+    listing = mcp_listing(term, "✔ demo", "connected · 9 tools", "✘ broken",
                           "crashed on purpose", f"--mcp-config · {config}")
     assert term.raw.decode(errors="replace").count(notice) == 1  # not at each retry
     assert "Reconnect demo" in listing and "Reconnect broken" in listing
 
     term.enter("/mcp reconnect demo")
-    term.wait_for("Reconnected to demo (8 tools)")
+    term.wait_for("Reconnected to demo (9 tools)")
     assert starts(demo_pids) == 2
     term.enter("/mcp")
     term.wait_for(PICKER)
@@ -158,7 +158,7 @@ def test_mcp_lists_connected_and_failed_servers_and_reconnects(setup: Setup) -> 
     term.wait_for('No MCP server is named "nothing" (configured: demo, broken).')
 
     term.enter("/context all")  # tool search on: MCP tools are deferred, and cost nothing
-    screen = term.wait_for("8 MCP tools (8 deferred")
+    screen = term.wait_for("9 MCP tools (9 deferred")
     assert "mcp__demo__shout" in screen and "deferred" in screen.split("mcp__demo__shout")[1]
     line = next(ln for ln in screen.splitlines() if ln.strip().startswith("MCP tools"))
     assert line.split()[2] == "0"
