@@ -23,12 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cc.config.env import env_number
 from cc.mcp.client import describe_error
 from cc.mcp.connection import ServerConnection, ServerDown
 from cc.mcp.tool import (
     DEFAULT_TOOL_TIMEOUT_MS,
     content_blocks,
-    env_number,
     tool_name,
 )
 

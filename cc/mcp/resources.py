@@ -17,13 +17,13 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from cc.config.env import env_number
 from cc.mcp.client import describe_error
 from cc.mcp.connection import ServerConnection, ServerDown
 from cc.mcp.tool import (
     CHARS_PER_TOKEN,
     DEFAULT_MAX_OUTPUT_TOKENS,
     DEFAULT_TOOL_TIMEOUT_MS,
-    env_number,
 )
 from cc.tools.mcp_access import ResourceContents, ResourceEntry, ResourceProblem
 

@@ -17,13 +17,13 @@ Output estimated above MAX_MCP_OUTPUT_TOKENS is cut, with a note saying so.
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ConfigDict
 
+from cc.config.env import env_number
 from cc.tools.base import Tool, ToolContext, ToolInput, ToolResult
 
 if TYPE_CHECKING:
@@ -45,14 +45,6 @@ def clean_name(name: str) -> str:
 
 def tool_name(server: str, tool: str) -> str:
     return f"mcp__{clean_name(server)}__{clean_name(tool)}"
-
-
-def env_number(name: str, default: int) -> int:
-    try:
-        value = int(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 class McpInput(ToolInput):

@@ -9,7 +9,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cc.tools.web.fetch import env_number
+from cc.config.env import env_number
 
 TTL_MS = 15 * 60 * 1000
 MAX_ENTRIES = 64

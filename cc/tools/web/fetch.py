@@ -10,12 +10,13 @@ failure is a value (`FetchFailed`) phrased for the model.
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from dataclasses import dataclass
 from http import HTTPStatus
 from typing import TYPE_CHECKING
 from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from cc.config.env import env_number
 
 if TYPE_CHECKING:
     import httpx
@@ -64,14 +65,6 @@ def reason_of(code: int) -> str:
         return HTTPStatus(code).phrase
     except ValueError:
         return ""
-
-
-def env_number(name: str, default: int) -> int:
-    try:
-        value = int(os.environ.get(name, ""))
-    except ValueError:
-        return default
-    return value if value > 0 else default
 
 
 def normalise(url: str) -> str | FetchFailed:
