@@ -72,11 +72,8 @@ def forget_choices(cwd: Path, config: Path) -> str | None:
     """Drop the approval keys from the folder's `.claude/settings.local.json` and from
     its entry in the global state (files without them are left alone); None, or what
     could not be done."""
-    import json
-
-    from cc.atomic import write_atomic
     from cc.config.global_state import project_key, read_state, update_state
-    from cc.config.settings import settings_paths
+    from cc.config.settings import edit_settings_file, settings_paths
 
     path = settings_paths(cwd, config)["local"]
     try:
@@ -85,19 +82,15 @@ def forget_choices(cwd: Path, config: Path) -> str | None:
         text = ""
     except OSError as exc:
         return f"Could not read {path}: {exc.strerror or exc}"
-    if text.strip():
-        try:
-            data = json.loads(text)
-        except ValueError as exc:
-            return f"{path} is not valid JSON ({exc}); not changing it"
-        if isinstance(data, dict) and data.keys() & set(APPROVAL_KEYS):
+    if any(f'"{key}"' in text for key in APPROVAL_KEYS):  # never made, nor rewritten, idly
+
+        def drop(data: dict[str, Any]) -> None:
             for key in APPROVAL_KEYS:
                 data.pop(key, None)
-            try:
-                write_atomic(path, json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                             mode=0o644)
-            except OSError as exc:
-                return f"Could not write {path}: {exc.strerror or exc}"
+
+        problem = edit_settings_file(path, drop)
+        if problem is not None:
+            return problem
     key = project_key(cwd)
     projects = read_state(config).get("projects")
     entry = projects.get(key) if isinstance(projects, dict) else None
