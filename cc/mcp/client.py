@@ -41,6 +41,9 @@ class ClientSetup:
     #: Called (from the connection's task) with each notification of the server.
     on_message: Callable[[Any], None] | None = None
     environ: dict[str, str] = field(default_factory=lambda: dict(os.environ))
+    #: How the protocol version is agreed: "auto" (the SDK's probe, then the 2025
+    #: handshake for older servers) or "legacy" (the handshake only).
+    protocol: str = "auto"
 
 
 def log_path(setup: ClientSetup, name: str) -> Path | None:
@@ -190,7 +193,7 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
         client = Client(_watched(transport, dropped), list_roots_callback=roots,
                         message_handler=on_message,
                         client_info=mcp_types.Implementation(name="cc", version=_version()),
-                        cache=None)
+                        cache=None, mode=setup.protocol)
         try:
             async with asyncio.timeout(setup.connect_timeout):
                 await client.__aenter__()

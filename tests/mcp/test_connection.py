@@ -95,3 +95,21 @@ async def test_a_server_that_does_not_answer_times_out(tmp_path: Path) -> None:
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_the_working_folders_are_the_roots(tmp_path: Path) -> None:
+    """Roots exist in the 2025 protocol (the 2026 one retired them): the handshake-era
+    session hears the working folder and the added ones."""
+    extra = tmp_path / "other"
+    extra.mkdir()
+    setup = ClientSetup(tmp_path, roots=[extra], protocol="legacy")
+    connection = ServerConnection(entry(), setup)
+    task = asyncio.ensure_future(connection.run())
+    try:
+        await connection.settled()
+        result = await connection.call(lambda c: c.call_tool("roots", {}), 30)
+        assert result.content[0].text.split("\n") == [tmp_path.resolve().as_uri(),
+                                                      extra.resolve().as_uri()]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)

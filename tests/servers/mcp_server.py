@@ -74,6 +74,15 @@ def build(name: str, state_dir: Path | None, odd_tools: bool = False):
     def header(name: str, ctx: Context) -> str:
         return (ctx.headers or {}).get(name.lower(), "(none)")
 
+    @server.tool(structured_output=False, description="The client's roots (2025-era sessions).")
+    async def roots(ctx: Context) -> str:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            listed = await ctx.session.list_roots()
+        return "\n".join(str(root.uri) for root in listed.roots)
+
     def extra() -> str:
         return "the extra tool answers"
 

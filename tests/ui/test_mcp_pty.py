@@ -21,6 +21,19 @@ SERVER = str(Path(__file__).resolve().parent.parent / "servers" / "mcp_server.py
 PICKER = "Reconnect or enable a server"
 
 
+def _offered() -> tuple[int, int]:
+    """How many tools and prompts the test server offers."""
+    import asyncio
+
+    from tests.servers.mcp_server import build
+
+    server = build("demo", None)
+    return len(asyncio.run(server.list_tools())), len(server._prompt_manager.list_prompts())
+
+
+TOOLS, PROMPTS = _offered()
+
+
 def server(name: str, *extra: str) -> dict[str, Any]:
     return {"command": sys.executable, "args": [SERVER, "--name", name, *extra]}
 
@@ -89,7 +102,7 @@ def test_approving_a_new_server_offers_its_tools_at_once(setup: Setup) -> None:
     term.type("1")
     wait_for(lambda: recorded(setup) == {"enabledMcpjsonServers": ["demo"]},
              what="the answer recorded")
-    mcp_listing(term, "✔ demo", "connected · 9 tools · 3 prompts · resources",
+    mcp_listing(term, "✔ demo", f"connected · {TOOLS} tools · {PROMPTS} prompts · resources",
                 f"Project · {setup.root / '.mcp.json'}")
     term.enter("hi")
     term.wait_for("● Hello.")
@@ -97,7 +110,7 @@ def test_approving_a_new_server_offers_its_tools_at_once(setup: Setup) -> None:
     assert term.raw.decode(errors="replace").count('"unusable"') == 1  # told once
     term.wait_idle()
     term.enter("/context")
-    screen = term.wait_for("9 MCP tools · /context all lists them")
+    screen = term.wait_for(f"{TOOLS} MCP tools · /context all lists them")
     line = next(ln for ln in screen.splitlines() if ln.strip().startswith("MCP tools"))
     assert int(line.split()[2]) > 100  # their definitions, counted
     setup.api.assert_clean()
@@ -124,7 +137,7 @@ def test_of_several_servers_the_unticked_one_is_refused_until_enabled(setup: Set
     assert "mcp__used__shout" in names and not any("refused" in n for n in names)
     assert starts(refused) == 0 and starts(used) == 1
     term.enter("/mcp enable refused")  # changing one's mind
-    term.wait_for("Connected to refused (9 tools)")
+    term.wait_for(f"Connected to refused ({TOOLS} tools)")
     assert recorded(setup) == {"enabledMcpjsonServers": ["used", "refused"],
                                "disabledMcpjsonServers": []}
     assert starts(refused) == 1
@@ -141,13 +154,13 @@ def test_mcp_lists_connected_and_failed_servers_and_reconnects(setup: Setup) -> 
     notice = 'MCP server "broken" failed to connect'
     term.wait_for(notice)
     wait_for(lambda: starts(broken_starts) >= 3, what="two retries")
-    listing = mcp_listing(term, "✔ demo", "connected · 9 tools", "✘ broken",
+    listing = mcp_listing(term, "✔ demo", f"connected · {TOOLS} tools", "✘ broken",
                           "crashed on purpose", f"--mcp-config · {config}")
     assert term.raw.decode(errors="replace").count(notice) == 1  # not at each retry
     assert "Reconnect demo" in listing and "Reconnect broken" in listing
 
     term.enter("/mcp reconnect demo")
-    term.wait_for("Reconnected to demo (9 tools)")
+    term.wait_for(f"Reconnected to demo ({TOOLS} tools)")
     assert starts(demo_pids) == 2
     term.enter("/mcp")
     term.wait_for(PICKER)
@@ -158,7 +171,7 @@ def test_mcp_lists_connected_and_failed_servers_and_reconnects(setup: Setup) -> 
     term.wait_for('No MCP server is named "nothing" (configured: demo, broken).')
 
     term.enter("/context all")  # tool search on: MCP tools are deferred, and cost nothing
-    screen = term.wait_for("9 MCP tools (9 deferred")
+    screen = term.wait_for(f"{TOOLS} MCP tools ({TOOLS} deferred")
     assert "mcp__demo__shout" in screen and "deferred" in screen.split("mcp__demo__shout")[1]
     line = next(ln for ln in screen.splitlines() if ln.strip().startswith("MCP tools"))
     assert line.split()[2] == "0"
