@@ -175,3 +175,21 @@ def test_mcp_lists_connected_and_failed_servers_and_reconnects(setup: Setup) -> 
     assert "mcp__demo__shout" in screen and "deferred" in screen.split("mcp__demo__shout")[1]
     line = next(ln for ln in screen.splitlines() if ln.strip().startswith("MCP tools"))
     assert line.split()[2] == "0"
+
+
+def test_leaving_the_repl_ends_every_server_it_started(setup: Setup) -> None:
+    from tests.processes import alive
+
+    pids = setup.root.parent / "pids.txt"
+    config = setup.root.parent / "mcp.json"
+    config.write_text(json.dumps({"mcpServers": {
+        "one": server("one", "--pid-file", str(pids)),
+        "two": server("two", "--pid-file", str(pids))}}))
+    term = setup.start("--mcp-config", str(config))
+    mcp_listing(term, "✔ one", "✔ two")
+    started = [int(p) for p in pids.read_text().split()]
+    assert len(started) == 2 and all(alive(p) for p in started)
+    term.enter("/exit")
+    assert term.wait_exit() == 0
+    for pid in started:
+        wait_for(lambda pid=pid: not alive(pid), what=f"server {pid} ending")
