@@ -234,10 +234,11 @@ class Result:
 
 async def session(base: Path, files: dict[str, str], script: list[Turn],
                   extract: bool) -> Result:
+    from cc.app.runtime import Runtime
+
     from cc.agents.extractor import attach
     from cc.app.factory import build_session_engine
     from cc.app.options import resolve_options
-    from cc.app.runtime import Runtime
     from cc.cli_args import build_parser
     from cc.config.settings import Settings
     from cc.core.client import Credentials
