@@ -132,10 +132,10 @@ class Session:
         from cc.app.factory import build_main
 
         self.mcp, problems = _mcp_hub(self)
+        if not self.options.interactive:
+            self.start_mcp()  # first: the servers start while the agent is built
         built = await build_main(self, extra_tools)
         built.warnings[:0] = problems
-        if not self.options.interactive:
-            self.start_mcp()
         if self.sandbox is not None:
             self.supervisor.on_close(self.sandbox.close)
         self._main = built.engine
