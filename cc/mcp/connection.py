@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+from cc.core.supervisor import cancel_and_wait
 from cc.mcp.client import ClientSetup, all_pages, describe_error, list_tools, open_client
 from cc.mcp.config import ServerEntry
 
@@ -157,15 +158,13 @@ class ServerConnection:
     async def _until(self, dropped: asyncio.Event, client: Client) -> None:
         """Serve until the connection drops or a reconnect is asked for; refetch the
         tools when the server says they changed."""
-        waits: list[asyncio.Future[Any]] = [asyncio.ensure_future(dropped.wait()),
+        waits: list[asyncio.Task[Any]] = [asyncio.ensure_future(dropped.wait()),
                                             asyncio.ensure_future(self._wake.wait()),
                                             asyncio.ensure_future(self._listen(client))]
         try:
             await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
         finally:
-            for task in waits:
-                task.cancel()
-            await asyncio.gather(*waits, return_exceptions=True)
+            await cancel_and_wait(waits)
 
     async def _listen(self, client: Client) -> None:
         """On 2026-era servers, change events come through a subscription, whose end

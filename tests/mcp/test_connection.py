@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cc.core.supervisor import cancel_and_wait
 from cc.mcp.client import ClientSetup
 from cc.mcp.config import ServerEntry, StdioServer
 from cc.mcp.connection import ServerConnection, ServerDown
@@ -36,8 +37,7 @@ async def running(tmp_path: Path) -> AsyncIterator[tuple[ServerConnection, list[
         await connection.settled()
         yield connection, changes
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        assert await cancel_and_wait([task]) == []
 
 
 async def pid_of(connection: ServerConnection) -> int:
@@ -81,8 +81,7 @@ async def test_a_server_that_never_starts_fails_a_call_at_once(tmp_path: Path) -
         with pytest.raises(ServerDown, match="not connected"):
             await connection.call(lambda c: c.list_tools(), 30)
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        assert await cancel_and_wait([task]) == []
 
 
 async def test_a_server_that_does_not_answer_times_out(tmp_path: Path) -> None:
@@ -93,8 +92,7 @@ async def test_a_server_that_does_not_answer_times_out(tmp_path: Path) -> None:
         await connection.settled()
         assert connection.status == "failed" and "timed out" in (connection.error or "")
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        assert await cancel_and_wait([task]) == []
 
 
 async def test_the_working_folders_are_the_roots(tmp_path: Path) -> None:
@@ -111,5 +109,4 @@ async def test_the_working_folders_are_the_roots(tmp_path: Path) -> None:
         assert result.content[0].text.split("\n") == [tmp_path.resolve().as_uri(),
                                                       extra.resolve().as_uri()]
     finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
+        assert await cancel_and_wait([task]) == []

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from cc.core.supervisor import cancel_and_wait
 from cc.mcp.client import ClientSetup
 from cc.mcp.config import Found, ServerEntry, StdioServer
 from cc.mcp.hub import McpHub
@@ -45,10 +46,7 @@ class Running:
 async def running(tmp_path: Path) -> AsyncIterator[list[Running]]:
     made: list[Running] = []
     yield made
-    for run in made:
-        for task in run.tasks:
-            task.cancel()
-        await asyncio.gather(*(t for r in made for t in r.tasks), return_exceptions=True)
+    assert await cancel_and_wait([t for r in made for t in r.tasks]) == []
 
 
 def hub_of(tmp_path: Path, made: list[Running], *entries: ServerEntry,
