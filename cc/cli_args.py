@@ -28,7 +28,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--version", action="version", version=f"{__version__} (cc)")
     p.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text",
                    help="print-mode output: text (default), json, or stream-json")
-    p.add_argument("--input-format", choices=("text",), default="text")
+    p.add_argument("--input-format", choices=("text", "stream-json"), default="text",
+                   help="print-mode input: text (default), or stream-json (messages and "
+                   "control requests on stdin, one JSON object per line)")
+    p.add_argument("--permission-prompt-tool", dest="permission_prompt_tool",
+                   help='who answers permission prompts in print mode: "stdio" asks the '
+                   "program driving cc (stream-json)")
+    p.add_argument("--replay-user-messages", action="store_true",
+                   help="with stream-json input: echo each user message back")
     p.add_argument("--verbose", action="store_true", help="full turn-by-turn output")
     p.add_argument("--include-partial-messages", action="store_true",
                    help="with stream-json: the response stream's events as they arrive")

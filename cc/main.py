@@ -63,6 +63,8 @@ def _run_print(args: argparse.Namespace) -> int:
         raise UsageError("When using --print, --output-format=stream-json requires --verbose")
     if args.resume == "":
         raise UsageError("--resume needs a session id in print mode")
+    if args.input_format == "stream-json":
+        return _run_sdk(args)
     prompt = _print_prompt(args)
     session = _startup(args)
     import asyncio
@@ -73,6 +75,28 @@ def _run_print(args: argparse.Namespace) -> int:
         await _open(args, session)
         return await run_print(session, prompt, args.output_format,
                                verbose=args.verbose, partial=args.include_partial_messages)
+
+    return asyncio.run(run())
+
+
+def _run_sdk(args: argparse.Namespace) -> int:
+    """A program drives the session over stdin/stdout (the Agent SDK's way)."""
+    if args.output_format != "stream-json":
+        raise UsageError("--input-format=stream-json requires --output-format=stream-json")
+    if args.permission_prompt_tool not in (None, "stdio"):
+        raise UsageError("--permission-prompt-tool: only \"stdio\" is supported (the "
+                         "program answers over the control protocol); MCP permission "
+                         "tools are not yet")
+    session = _startup(args)
+    import asyncio
+
+    async def run() -> int:
+        from cc.ui.sdk.host import run_sdk
+
+        await _open(args, session)
+        return await run_sdk(session, asks_program=args.permission_prompt_tool == "stdio",
+                             replay=args.replay_user_messages,
+                             partial=args.include_partial_messages)
 
     return asyncio.run(run())
 

@@ -36,6 +36,8 @@ class AskAnswer:
     always: bool = False
     #: With "deny": what the user wants done instead; passed to the model.
     feedback: str | None = None
+    #: With "allow": the input to run the tool with instead (an SDK host's answer).
+    updated_input: dict[str, Any] | None = None
 
 
 AskUser = Callable[[PermissionRequest], Awaitable[AskAnswer]]

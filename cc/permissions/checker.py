@@ -99,7 +99,7 @@ class PermissionChecker:
                     warnings = await asyncio.to_thread(
                         self.add_rules, "allow", list(verdict.suggestions), persist=True)
                     self.context.warnings.extend(warnings)
-                return Decision("allow")
+                return Decision("allow", updated_input=answer.updated_input)
         message = f"The user denied permission to {said.action}. The call did not run."
         if answer.feedback:
             message += f" The user said: {answer.feedback}"

@@ -1,0 +1,132 @@
+"""The control requests a program sends, and what each answers.
+
+    initialize            what the session offers: commands, models, the output style,
+                          the permission mode, the process id
+    interrupt             the turn under way ends (as Esc ends it)
+    set_permission_mode   through the mode's one owner (the permission checker)
+    set_model             through the model's one owner (the engine)
+    mcp_status            the MCP servers and their status
+    mcp_reconnect         a server connects again
+    anything else         an error response naming it, never a hang
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from cc import __version__
+from cc.ui.sdk.wire import ControlRequest
+
+if TYPE_CHECKING:
+    from cc.ui.sdk.host import Host
+
+Handler = Callable[["Host", dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+async def handle(host: Host, request: ControlRequest) -> dict[str, Any]:
+    """The response to `request`; raises `ControlError` for what cannot be done."""
+    from cc.ui.sdk.host import ControlError
+
+    handler = HANDLERS.get(request.subtype)
+    if handler is None:
+        raise ControlError(f"Unsupported control request subtype: {request.subtype}",
+                           "unsupported_request")
+    return await handler(host, request.body)
+
+
+async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    from cc.input.custom import load_custom_commands
+    from cc.models.catalog import ALIASES, DEFAULT_MODEL, resolve_model
+
+    session = host.session
+    commands = [{"name": "compact", "description": "Summarise the conversation so far",
+                 "argumentHint": "[instructions]"}]
+    for command in load_custom_commands(session.cwd, session.config_dir):
+        commands.append({"name": command.name, "description": command.description or "",
+                         "argumentHint": command.argument_hint or ""})
+    if session.mcp is not None:
+        for prompt in session.mcp.prompt_commands():
+            commands.append({"name": prompt.name, "description": prompt.description,
+                             "argumentHint": prompt.argument_hint})
+    models = [{"value": "default", "resolvedModel": resolve_model(DEFAULT_MODEL),
+               "displayName": "Default", "description": "The default model"}]
+    models += [{"value": alias, "resolvedModel": model, "displayName": alias.capitalize(),
+                "description": model} for alias, model in ALIASES.items()]
+    return {
+        "commands": commands,
+        "agents": [],
+        "output_style": "default",
+        "available_output_styles": ["default"],
+        "models": models,
+        "account": {},
+        "pid": os.getpid(),
+        "claude_code_version": __version__,
+        "current_permission_mode": session.engine.permission_mode,
+    }
+
+
+async def _interrupt(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    host.interrupt()
+    return {}
+
+
+async def _set_permission_mode(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    from cc.ui.sdk.host import ControlError
+
+    mode = body.get("mode")
+    checker = host.session.permissions
+    if not isinstance(mode, str) or checker is None:
+        raise ControlError("set_permission_mode needs a mode")
+    try:
+        checker.mode = mode
+    except ValueError as exc:
+        raise ControlError(str(exc)) from None
+    return {}
+
+
+async def _set_model(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    from cc.models.catalog import DEFAULT_MODEL, resolve_model
+
+    model = body.get("model")
+    chosen = model if isinstance(model, str) and model and model != "default" \
+        else DEFAULT_MODEL
+    host.session.engine.set_model(resolve_model(chosen))
+    return {}
+
+
+async def _mcp_status(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    hub = host.session.mcp
+    servers = []
+    for connection in (hub.connections.values() if hub is not None else ()):
+        entry: dict[str, Any] = {"name": connection.name, "status": connection.status}
+        if connection.listing.server_name:
+            entry["serverInfo"] = {"name": connection.listing.server_name,
+                                   "version": connection.listing.server_version}
+        if connection.error and connection.status == "failed":
+            entry["error"] = connection.error
+        servers.append(entry)
+    return {"mcpServers": servers}
+
+
+async def _mcp_reconnect(host: Host, body: dict[str, Any]) -> dict[str, Any]:
+    from cc.ui.sdk.host import ControlError
+
+    name = body.get("serverName")
+    hub = host.session.mcp
+    connection = hub.get(name) if hub is not None and isinstance(name, str) else None
+    if connection is None:
+        raise ControlError(f"No MCP server named {name!r}")
+    await connection.reconnected(hub.setup.connect_timeout if hub is not None else 30.0)
+    return {}
+
+
+HANDLERS: dict[str, Handler] = {
+    "initialize": _initialize,
+    "interrupt": _interrupt,
+    "set_permission_mode": _set_permission_mode,
+    "set_model": _set_model,
+    "mcp_status": _mcp_status,
+    "mcp_reconnect": _mcp_reconnect,
+}
