@@ -1,0 +1,149 @@
+"""cc driven by the official Python Agent SDK (`claude-agent-sdk`), unchanged, against the
+fake Messages API: `cli_path` is a two-line script that runs `python -m cc`."""
+
+from __future__ import annotations
+
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import REPO_ROOT
+from tests.fakeapi import FakeAPI, Reply, text, tool_use
+
+sdk = pytest.importorskip("claude_agent_sdk")
+
+from claude_agent_sdk import (  # noqa: E402
+    AssistantMessage,
+    ClaudeAgentOptions,
+    ClaudeSDKClient,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    ResultMessage,
+    TextBlock,
+    query,
+)
+
+
+def options(tmp_path: Path, api: FakeAPI, **more: Any) -> ClaudeAgentOptions:
+    cli = tmp_path / "cc-cli"
+    cli.write_text(f"#!/bin/sh\nexec {sys.executable} -m cc \"$@\"\n")
+    cli.chmod(0o755)
+    project = tmp_path / "project"
+    for folder in (project, tmp_path / "config", tmp_path / "home"):
+        folder.mkdir(exist_ok=True)
+    env = {"ANTHROPIC_BASE_URL": api.base_url, "ANTHROPIC_API_KEY": "test-key",
+           "CLAUDE_CONFIG_DIR": str(tmp_path / "config"), "HOME": str(tmp_path / "home"),
+           "PYTHONPATH": str(REPO_ROOT), "CC_RETRY_SCALE": "0.001",
+           "CC_DISABLE_MEMORY_EXTRACTION": "1"}
+    return ClaudeAgentOptions(cli_path=str(cli), cwd=str(project), env=env, **more)
+
+
+def texts(messages: list[Any]) -> list[str]:
+    return [b.text for m in messages if isinstance(m, AssistantMessage)
+            for b in m.content if isinstance(b, TextBlock)]
+
+
+async def test_query_answers_once(tmp_path: Path, fake_api: FakeAPI) -> None:
+    fake_api.script(Reply([text("Hello from cc.")]))
+    messages = [m async for m in query(prompt="say hello", options=options(tmp_path, fake_api))]
+    assert texts(messages) == ["Hello from cc."]
+    result = messages[-1]
+    assert isinstance(result, ResultMessage) and result.subtype == "success"
+    assert result.result == "Hello from cc." and not result.is_error
+    assert fake_api.bodies[0]["messages"][0]["content"][0]["text"] == "say hello"
+    fake_api.assert_clean()
+
+
+async def test_a_client_conversation_of_three_turns(tmp_path: Path, fake_api: FakeAPI) -> None:
+    fake_api.script(Reply([text("one")]), Reply([text("two")]), Reply([text("three")]))
+    async with ClaudeSDKClient(options(tmp_path, fake_api)) as client:
+        said = []
+        for prompt in ("first", "second", "third"):
+            await client.query(prompt)
+            said.append([m async for m in client.receive_response()])
+    assert [texts(turn) for turn in said] == [["one"], ["two"], ["three"]]
+    assert all(isinstance(turn[-1], ResultMessage) for turn in said)
+    last = fake_api.bodies[-1]["messages"]
+    assert [m["role"] for m in last] == ["user", "assistant", "user", "assistant", "user"]
+    assert len({turn[-1].session_id for turn in said}) == 1
+    fake_api.assert_clean()
+
+
+async def test_can_use_tool_allows_one_call_and_denies_another(tmp_path: Path,
+                                                               fake_api: FakeAPI) -> None:
+    asked: list[str] = []
+
+    async def decide(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        asked.append(tool_input["command"])
+        if "allowed" in tool_input["command"]:
+            return PermissionResultAllow()
+        return PermissionResultDeny(message="not that one")
+
+    fake_api.script(
+        Reply([tool_use("Bash", {"command": "touch allowed.txt"}, id="t1"),
+               tool_use("Bash", {"command": "touch denied.txt"}, id="t2")]),
+        Reply([text("done")]),
+    )
+    opts = options(tmp_path, fake_api, can_use_tool=decide)
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("make two files")
+        messages = [m async for m in client.receive_response()]
+    project = tmp_path / "project"
+    assert sorted(asked) == ["touch allowed.txt", "touch denied.txt"]
+    assert (project / "allowed.txt").exists() and not (project / "denied.txt").exists()
+    results = {b["tool_use_id"]: b for b in fake_api.bodies[1]["messages"][-1]["content"]
+               if b.get("type") == "tool_result"}
+    assert not results["t1"].get("is_error") and results["t2"]["is_error"] is True
+    assert "not that one" in str(results["t2"]["content"])
+    assert isinstance(messages[-1], ResultMessage)
+    fake_api.assert_clean()
+
+
+async def test_set_model_and_permission_mode_mid_session(tmp_path: Path,
+                                                         fake_api: FakeAPI) -> None:
+    target = tmp_path / "project" / "notes.txt"
+    fake_api.script(
+        Reply([text("first")]),
+        Reply([tool_use("Write", {"file_path": str(target), "content": "hi\n"})]),
+        Reply([text("written")]),
+    )
+    async with ClaudeSDKClient(options(tmp_path, fake_api)) as client:
+        await client.query("hello")
+        [m async for m in client.receive_response()]
+        await client.set_model("haiku")
+        await client.set_permission_mode("acceptEdits")
+        await client.query("write the notes")
+        messages = [m async for m in client.receive_response()]
+    assert fake_api.bodies[0]["model"] != "claude-haiku-4-5"
+    assert fake_api.bodies[1]["model"] == "claude-haiku-4-5"
+    assert target.read_text() == "hi\n"  # acceptEdits: written without asking
+    assert texts(messages) == ["written"]
+    fake_api.assert_clean()
+
+
+async def test_interrupt_ends_a_slow_turn(tmp_path: Path, fake_api: FakeAPI) -> None:
+    interrupted = threading.Event()
+    fake_api.script(
+        Reply([text("a long answer that "), text("never finishes")],
+              hold_after_block={0: interrupted.is_set}),
+        Reply([text("after the interrupt")]),
+    )
+    async with ClaudeSDKClient(options(tmp_path, fake_api, include_partial_messages=True)
+                               ) as client:
+        await client.query("talk slowly")
+        first: list[Any] = []
+        async for message in client.receive_response():
+            first.append(message)
+            if type(message).__name__ == "StreamEvent" and any(
+                    getattr(m, "event", {}).get("type") == "content_block_stop"
+                    for m in first):
+                await client.interrupt()
+                interrupted.set()
+        await client.query("are you there?")
+        second = [m async for m in client.receive_response()]
+    assert isinstance(first[-1], ResultMessage) and first[-1].is_error
+    assert texts(second) == ["after the interrupt"]
+    fake_api.assert_clean()
