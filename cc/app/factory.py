@@ -408,6 +408,7 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     from cc.hooks.runner import HookRunner
 
     config, problems = load_hooks(session.settings)
+    config.add(session.host_hooks)
     warnings += problems
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
                       project_dir=session.cwd, permission_mode=permission_mode)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from cc.core.events import Event
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
+    from cc.hooks.config import HookMatcher
     from cc.input.prepare import PreparedInput
     from cc.mcp.approval import ServerAnswer
     from cc.mcp.hub import McpHub
@@ -81,6 +82,9 @@ class Session:
         #: The configured MCP servers (None: there are none); `open()` starts them.
         self.mcp: McpHub | None = None
         self._mcp_started = False
+        #: Hooks a program driving the session registered (an SDK host's callbacks);
+        #: every agent's hook runner has them.
+        self.host_hooks: list[HookMatcher] = []
         self._client: ModelClient | None = None
         self._notes: list[str] = []
 
@@ -143,6 +147,13 @@ class Session:
         built.checker.on_mode_change(self._mode_changed)
         self.extractor = extraction_for(self)
         return built.warnings
+
+    def add_host_hooks(self, matchers: Sequence[HookMatcher]) -> None:
+        """Hooks of the program driving the session, from now on (the main agent's and
+        every sub-agent's started later)."""
+        self.host_hooks.extend(matchers)
+        if self._main is not None and self._main.hooks is not None:
+            self._main.hooks.config.add(matchers)
 
     def start_mcp(self) -> None:
         """Connect the MCP servers in the background (`open()` does it in print mode; the

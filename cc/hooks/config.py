@@ -11,8 +11,8 @@ the rest still load. `disableAllHooks: true` in any file turns every hook off.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 from cc.config.settings import Settings, SettingsFile
 from cc.hooks.matchers import MatcherError, compile_matcher
@@ -96,6 +96,9 @@ class HookCommand:
     condition: str | None = None
     #: Whether the entry set `timeout` itself (the SessionEnd budget counts only those).
     timeout_set: bool = False
+    #: A hook of the program driving cc (an SDK host's callback), run by asking it; its
+    #: answer is the hook's JSON output. `command` then names it (`sdk:<callback id>`).
+    host: HostHook | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[str, tuple[str, ...] | None]:
@@ -126,11 +129,22 @@ class HookSummary:
     source: str
 
 
+class HostHook(Protocol):
+    """Asks the program for a hook's output: `(input, tool_use_id) -> JSON output`."""
+
+    async def __call__(self, payload: dict[str, Any], tool_use_id: str | None
+                       ) -> dict[str, Any]: ...
+
+
 class HooksConfig:
-    """The matcher groups of every settings file, in load order (user first)."""
+    """The matcher groups of every settings file, in load order (user first), then those
+    a program driving cc registered (`add`)."""
 
     def __init__(self, matchers: Iterable[HookMatcher] = ()) -> None:
         self.matchers = tuple(matchers)
+
+    def add(self, matchers: Iterable[HookMatcher]) -> None:
+        self.matchers = (*self.matchers, *matchers)
 
     def __bool__(self) -> bool:
         return any(m.hooks for m in self.matchers)

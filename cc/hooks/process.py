@@ -192,3 +192,26 @@ async def _drain(pumps: list[asyncio.Task[None]]) -> None:
         pump.cancel()
     if pending:
         await asyncio.wait(pending)
+
+
+async def run_host_hook(hook: HookCommand, payload: dict[str, Any], *, timeout: float
+                        ) -> HookResult:
+    """A program's hook (`hook.host`): its answer read as a command's JSON output (exit
+    0); no answer in time, or a failure, as a command that failed (exit 1, its reason on
+    stderr), which blocks nothing."""
+    assert hook.host is not None
+    started = time.monotonic()
+    tool_use_id = payload.get("tool_use_id")
+    try:
+        async with asyncio.timeout(timeout):
+            output = await hook.host(payload, tool_use_id if isinstance(tool_use_id, str)
+                                     else None)
+    except TimeoutError:
+        return HookResult(hook, None, timed_out=True, timeout=timeout,
+                          duration_ms=int((time.monotonic() - started) * 1000))
+    except Exception as exc:  # noqa: BLE001 - the program's failure, reported as the hook's
+        return HookResult(hook, 1, stderr=str(exc), timeout=timeout,
+                          duration_ms=int((time.monotonic() - started) * 1000))
+    output = output if isinstance(output, dict) else {}
+    return HookResult(hook, 0, stdout=json.dumps(output), json=output, timeout=timeout,
+                      duration_ms=int((time.monotonic() - started) * 1000))

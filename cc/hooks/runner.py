@@ -27,7 +27,7 @@ from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfi
 from cc.hooks.gate import PreToolOutcome
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
-from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command
+from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
 from cc.identity import AgentInfo
 from cc.tools.base import ToolResult
 
@@ -116,6 +116,7 @@ class HookRunner:
         async with asyncio.TaskGroup() as group:
             tasks = [
                 group.create_task(
+                    run_host_hook(hook, data, timeout=t) if hook.host is not None else
                     run_hook_command(
                         hook, stdin, cwd=self.project_dir, env=env, timeout=t, kill_grace=grace
                     )

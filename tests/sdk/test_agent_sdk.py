@@ -147,3 +147,34 @@ async def test_interrupt_ends_a_slow_turn(tmp_path: Path, fake_api: FakeAPI) -> 
     assert isinstance(first[-1], ResultMessage) and first[-1].is_error
     assert texts(second) == ["after the interrupt"]
     fake_api.assert_clean()
+
+
+async def test_a_python_hook_blocks_a_bash_call(tmp_path: Path, fake_api: FakeAPI) -> None:
+    from claude_agent_sdk import HookMatcher
+
+    seen: list[dict[str, Any]] = []
+
+    async def guard(input_data: dict[str, Any], tool_use_id: str | None, context: Any
+                    ) -> dict[str, Any]:
+        seen.append(input_data)
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                                       "permissionDecision": "deny",
+                                       "permissionDecisionReason": "no shell today"}}
+
+    fake_api.script(
+        Reply([tool_use("Bash", {"command": "echo hi > out.txt"}, id="t1")]),
+        Reply([text("blocked")]),
+    )
+    opts = options(tmp_path, fake_api, permission_mode="bypassPermissions",
+                   hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[guard])]})
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("write it")
+        messages = [m async for m in client.receive_response()]
+    assert [(e["hook_event_name"], e["tool_name"]) for e in seen] == [("PreToolUse", "Bash")]
+    assert seen[0]["tool_input"]["command"] == "echo hi > out.txt"
+    assert not (tmp_path / "project" / "out.txt").exists()
+    [result] = [b for b in fake_api.bodies[1]["messages"][-1]["content"]
+                if b.get("type") == "tool_result"]
+    assert result["is_error"] is True and "no shell today" in str(result["content"])
+    assert texts(messages) == ["blocked"]
+    fake_api.assert_clean()

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,9 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
     from cc.models.catalog import ALIASES, DEFAULT_MODEL, resolve_model
 
     session = host.session
+    problems = _register_hooks(host, body.get("hooks"))
+    for problem in problems:
+        print(f"cc: initialize: {problem}", file=sys.stderr, flush=True)
     commands = [{"name": "compact", "description": "Summarise the conversation so far",
                  "argumentHint": "[instructions]"}]
     for command in load_custom_commands(session.cwd, session.config_dir):
@@ -65,6 +69,48 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
         "claude_code_version": __version__,
         "current_permission_mode": session.engine.permission_mode,
     }
+
+
+def _register_hooks(host: Host, hooks: Any) -> list[str]:
+    """The program's hooks (`{Event: [{matcher, hookCallbackIds, timeout}]}`), each a
+    hook of every agent that asks the program (`hook_callback`) when it fires."""
+    from cc.hooks.config import DEFAULT_TIMEOUT, HOOK_EVENTS, HookCommand, HookMatcher
+
+    if not isinstance(hooks, dict):
+        return [] if hooks is None else ["hooks must be an object"]
+    problems, matchers = [], []
+    for event, groups in hooks.items():
+        if event not in HOOK_EVENTS or not isinstance(groups, list):
+            problems.append(f"hooks for {event!r} are not understood; skipped")
+            continue
+        for group in groups:
+            ids = group.get("hookCallbackIds") if isinstance(group, dict) else None
+            if not isinstance(ids, list):
+                problems.append(f"a {event} hook without hookCallbackIds; skipped")
+                continue
+            timeout = group.get("timeout")
+            seconds = float(timeout) if isinstance(timeout, (int, float)) and timeout > 0 \
+                else DEFAULT_TIMEOUT
+            commands = tuple(HookCommand(f"sdk:{callback_id}", seconds, "sdk",
+                                         timeout_set=timeout is not None,
+                                         host=_ask_program(host, str(callback_id)))
+                             for callback_id in ids)
+            matcher = group.get("matcher")
+            matchers.append(HookMatcher(event, matcher if isinstance(matcher, str) else None,
+                                        commands))
+    host.session.add_host_hooks(matchers)
+    return problems
+
+
+def _ask_program(host: Host, callback_id: str) -> Any:
+    async def ask(payload: dict[str, Any], tool_use_id: str | None) -> dict[str, Any]:
+        answer = await host.request({"subtype": "hook_callback", "callback_id": callback_id,
+                                     "input": payload, "tool_use_id": tool_use_id})
+        if not answer.ok:
+            raise RuntimeError(answer.error or "the program's hook failed")
+        return answer.body
+
+    return ask
 
 
 async def _interrupt(host: Host, body: dict[str, Any]) -> dict[str, Any]:
