@@ -60,6 +60,9 @@ class SessionOptions:
     mcp_configs: tuple[str, ...] = ()
     #: `--strict-mcp-config`: no MCP servers but those of `--mcp-config`.
     strict_mcp_config: bool = False
+    #: A program drives the session over stdin/stdout (`--input-format stream-json`):
+    #: its in-process MCP servers are reached through it.
+    sdk_host: bool = False
 
 
 def resolve_options(
@@ -96,6 +99,7 @@ def resolve_options(
         coordinator=truthy(env.get(COORDINATOR_ENV)),
         mcp_configs=tuple(args.mcp_config),
         strict_mcp_config=args.strict_mcp_config,
+        sdk_host=getattr(args, "input_format", "text") == "stream-json",
     )
 
 

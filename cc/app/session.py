@@ -288,6 +288,7 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
 
     from cc.mcp.client import ClientSetup, timeout_from_env
     from cc.mcp.hub import McpHub
+    from cc.mcp.sdk_link import SdkLink
     from cc.mcp.standing import project_choices
     from cc.session.paths import project_dir
 
@@ -304,7 +305,8 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
         session.cwd, roots=[Path(d).resolve() for d in options.add_dirs],
         log_dir=session.config_dir / "mcp-logs" / project_dir(session.cwd,
                                                               session.config_dir).name,
-        connect_timeout=timeout_from_env(), environ=dict(os.environ))
+        connect_timeout=timeout_from_env(), environ=dict(os.environ),
+        sdk=SdkLink() if options.sdk_host else None)
     hub = McpHub(found, setup, held=held, asking=asking)
     # The REPL tells the problems once its prompt is up; print mode before its run.
     return hub, [] if options.interactive else hub.take_problems()

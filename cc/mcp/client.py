@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.mcp.config import RemoteServer, ServerEntry, StdioServer
+from cc.mcp.config import RemoteServer, SdkServer, ServerEntry, StdioServer
+from cc.mcp.sdk_link import SdkLink
 
 if TYPE_CHECKING:
     from mcp import Client
@@ -44,6 +45,9 @@ class ClientSetup:
     #: How the protocol version is agreed: "auto" (the SDK's probe, then the 2025
     #: handshake for older servers) or "legacy" (the handshake only).
     protocol: str = "auto"
+    #: How in-process servers of the program driving cc are reached (None: no program
+    #: drives this session, and such servers cannot connect).
+    sdk: SdkLink | None = None
 
 
 def log_path(setup: ClientSetup, name: str) -> Path | None:
@@ -147,6 +151,13 @@ def _transport(entry: ServerEntry, setup: ClientSetup, stack: contextlib.ExitSta
         else:
             errlog = stack.enter_context(open(os.devnull, "w"))  # noqa: SIM115
         return stdio_client(params, errlog=errlog)
+    if isinstance(config, SdkServer):
+        if setup.sdk is None:
+            raise ConnectionError("an in-process SDK server needs the program that holds "
+                                  "it driving cc (--input-format stream-json)")
+        from cc.mcp.sdk_link import sdk_transport
+
+        return sdk_transport(config.name, setup.sdk)
     assert isinstance(config, RemoteServer)
     from mcp.shared._httpx_utils import create_mcp_http_client
 
@@ -193,7 +204,9 @@ async def open_client(entry: ServerEntry, setup: ClientSetup
         client = Client(_watched(transport, dropped), list_roots_callback=roots,
                         message_handler=on_message,
                         client_info=mcp_types.Implementation(name="cc", version=_version()),
-                        cache=None, mode=setup.protocol)
+                        cache=None,
+                        # The program's in-process servers speak the 2025 handshake.
+                        mode="legacy" if isinstance(config, SdkServer) else setup.protocol)
         try:
             async with asyncio.timeout(setup.connect_timeout):
                 await client.__aenter__()

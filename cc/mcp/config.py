@@ -28,7 +28,7 @@ Scope = Literal["local", "project", "user", "dynamic"]
 #: The scopes kept in files (dynamic servers come from flags).
 FileScope = Literal["local", "project", "user"]
 SCOPES: tuple[FileScope, ...] = ("local", "project", "user")
-Transport = Literal["stdio", "http", "sse", "ws"]
+Transport = Literal["stdio", "http", "sse", "ws", "sdk"]
 PROJECT_FILE = ".mcp.json"
 
 
@@ -50,7 +50,16 @@ class RemoteServer:
     headers_helper: str | None = None
 
 
-ServerConfig = StdioServer | RemoteServer
+@dataclass(frozen=True)
+class SdkServer:
+    """A server living in the program that drives cc (`"type": "sdk"`, from the Agent
+    SDK's `--mcp-config`): reached through the control protocol's `mcp_message`."""
+
+    name: str
+    transport: Transport = "sdk"
+
+
+ServerConfig = StdioServer | RemoteServer | SdkServer
 
 
 @dataclass(frozen=True)
@@ -136,7 +145,7 @@ def parse_server(name: str, raw: Any, env: Mapping[str, str]) -> tuple[ServerCon
         transport: Transport = "http" if kind == "streamable-http" else kind
         config = RemoteServer(url, transport, headers, text("headersHelper"))
     elif kind == "sdk":
-        return None, ["in-process SDK servers are served by an SDK host, not from a file"]
+        config = SdkServer(str(raw.get("name") or name))
     else:
         return None, [f'unknown type "{kind}" (stdio, http, sse or ws)']
     warnings = [f"${{{var}}} is not set (no default given)" for var in dict.fromkeys(missing)]
@@ -257,6 +266,8 @@ def launch_text(config: ServerConfig) -> str:
         import shlex
 
         return shlex.join([config.command, *config.args])
+    if isinstance(config, SdkServer):
+        return f"in-process server {config.name} of the program driving cc"
     return f"{config.url} ({config.transport})"
 
 

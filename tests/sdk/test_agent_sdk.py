@@ -178,3 +178,34 @@ async def test_a_python_hook_blocks_a_bash_call(tmp_path: Path, fake_api: FakeAP
     assert result["is_error"] is True and "no shell today" in str(result["content"])
     assert texts(messages) == ["blocked"]
     fake_api.assert_clean()
+
+
+async def test_an_in_process_sdk_mcp_server_tool_is_called(tmp_path: Path,
+                                                            fake_api: FakeAPI) -> None:
+    from claude_agent_sdk import create_sdk_mcp_server, tool
+
+    calls: list[dict[str, Any]] = []
+
+    @tool("add", "Add two numbers", {"a": int, "b": int})
+    async def add(args: dict[str, Any]) -> dict[str, Any]:
+        calls.append(args)
+        return {"content": [{"type": "text", "text": f"sum={args['a'] + args['b']}"}]}
+
+    server = create_sdk_mcp_server("calc", "1.0.0", tools=[add])
+    fake_api.script(
+        Reply([tool_use("mcp__calc__add", {"a": 2, "b": 40})]),
+        Reply([text("it is 42")]),
+    )
+    opts = options(tmp_path, fake_api, mcp_servers={"calc": server},
+                   allowed_tools=["mcp__calc__add"])
+    async with ClaudeSDKClient(opts) as client:
+        await client.query("add them")
+        messages = [m async for m in client.receive_response()]
+    assert calls == [{"a": 2, "b": 40}]
+    first = fake_api.bodies[0]
+    assert "mcp__calc__add" in [t["name"] for t in first["tools"]]
+    [result] = [b for b in fake_api.bodies[1]["messages"][-1]["content"]
+                if b.get("type") == "tool_result"]
+    assert "sum=42" in str(result["content"]) and not result.get("is_error")
+    assert texts(messages) == ["it is 42"]
+    fake_api.assert_clean()

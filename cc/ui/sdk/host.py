@@ -130,6 +130,16 @@ class Host:
             return
         self.outbox.send(control_response(request.request_id, response))
 
+    async def mcp_message(self, server: str, message: dict[str, Any]
+                          ) -> dict[str, Any] | None:
+        """A message for an in-process MCP server of the program; its answer."""
+        answer = await self.request({"subtype": "mcp_message", "server_name": server,
+                                     "message": message})
+        if not answer.ok:
+            raise RuntimeError(answer.error or "the program did not answer")
+        response = answer.body.get("mcp_response")
+        return response if isinstance(response, dict) else None
+
     def interrupt(self) -> None:
         """End the turn under way, as Esc does."""
         if self._turn is not None and not self._turn.done():
@@ -239,6 +249,8 @@ async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
                 partial=partial)
     if asks_program:
         session.engine.use_channel(ProgramChannel(host))
+    if session.mcp is not None and session.mcp.setup.sdk is not None:
+        session.mcp.setup.sdk.bind(host.mcp_message)
     reading = asyncio.ensure_future(host.read(reader))
     try:
         status = await host.run_turns()
