@@ -209,3 +209,22 @@ async def test_an_in_process_sdk_mcp_server_tool_is_called(tmp_path: Path,
     assert "sum=42" in str(result["content"]) and not result.get("is_error")
     assert texts(messages) == ["it is 42"]
     fake_api.assert_clean()
+
+
+async def test_partial_messages_and_resuming_a_session(tmp_path: Path,
+                                                       fake_api: FakeAPI) -> None:
+    fake_api.script(Reply([text("streamed answer")]), Reply([text("resumed answer")]))
+    first = [m async for m in query(prompt="stream it", options=options(
+        tmp_path, fake_api, include_partial_messages=True))]
+    events = [m.event for m in first if type(m).__name__ == "StreamEvent"]
+    assert [e["type"] for e in events][0] == "message_start"
+    assert any(e.get("delta", {}).get("text") for e in events
+               if e["type"] == "content_block_delta")
+    session_id = first[-1].session_id
+    second = [m async for m in query(prompt="and again", options=options(
+        tmp_path, fake_api, resume=session_id))]
+    assert texts(second) == ["resumed answer"] and second[-1].session_id == session_id
+    sent = fake_api.bodies[-1]["messages"]
+    assert [m["role"] for m in sent] == ["user", "assistant", "user"]
+    assert "streamed answer" in str(sent[1]["content"])
+    fake_api.assert_clean()
