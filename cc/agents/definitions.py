@@ -203,14 +203,22 @@ def load_agents(cwd: Path, config_dir: Path, flag_json: str | None = None) -> Ag
         except AgentDefinitionError as exc:
             catalog.warnings.append(str(exc))
             entries = {}
-        for name, entry in entries.items():
-            try:
-                definition = _flag_definition(name, entry)
-            except AgentDefinitionError as exc:
-                catalog.warnings.append(f"Skipped agent '{name}' from --agents: {exc}")
-                continue
-            catalog.add(definition)
+        catalog.warnings += add_agents(catalog, entries, "--agents")
     return catalog
+
+
+def add_agents(catalog: AgentCatalog, entries: dict[str, Any], source: str) -> list[str]:
+    """Agents given as JSON (`--agents`, an SDK host's initialize) added to `catalog`;
+    a warning for each entry skipped."""
+    warnings = []
+    for name, entry in entries.items():
+        try:
+            definition = _flag_definition(name, entry)
+        except AgentDefinitionError as exc:
+            warnings.append(f"Skipped agent '{name}' from {source}: {exc}")
+            continue
+        catalog.add(definition)
+    return warnings
 
 
 def parse_agent_file(path: Path, source: str) -> AgentDefinition:

@@ -228,3 +228,19 @@ async def test_partial_messages_and_resuming_a_session(tmp_path: Path,
     assert [m["role"] for m in sent] == ["user", "assistant", "user"]
     assert "streamed answer" in str(sent[1]["content"])
     fake_api.assert_clean()
+
+
+async def test_agents_given_by_the_program_are_offered(tmp_path: Path,
+                                                       fake_api: FakeAPI) -> None:
+    from claude_agent_sdk import AgentDefinition, SystemMessage
+
+    fake_api.script(Reply([text("ok")]))
+    agents = {"reviewer": AgentDefinition(description="Reviews code for bugs",
+                                          prompt="You review code.", tools=["Read"])}
+    messages = [m async for m in query(prompt="hi", options=options(tmp_path, fake_api,
+                                                                    agents=agents))]
+    init = next(m for m in messages if isinstance(m, SystemMessage) and m.subtype == "init")
+    assert "reviewer" in init.data["agents"]
+    agent_tool = next(t for t in fake_api.bodies[0]["tools"] if t["name"] == "Agent")
+    assert "Reviews code for bugs" in agent_tool["description"]
+    fake_api.assert_clean()

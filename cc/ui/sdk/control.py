@@ -42,7 +42,7 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
     from cc.models.catalog import ALIASES, DEFAULT_MODEL, resolve_model
 
     session = host.session
-    problems = _register_hooks(host, body.get("hooks"))
+    problems = _register_hooks(host, body.get("hooks")) + _add_agents(host, body.get("agents"))
     for problem in problems:
         print(f"cc: initialize: {problem}", file=sys.stderr, flush=True)
     commands = [{"name": "compact", "description": "Summarise the conversation so far",
@@ -60,7 +60,7 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
                 "description": model} for alias, model in ALIASES.items()]
     return {
         "commands": commands,
-        "agents": [],
+        "agents": _agent_list(session),
         "output_style": "default",
         "available_output_styles": ["default"],
         "models": models,
@@ -100,6 +100,29 @@ def _register_hooks(host: Host, hooks: Any) -> list[str]:
                                         commands))
     host.session.add_host_hooks(matchers)
     return problems
+
+
+def _agent_list(session: Any) -> list[dict[str, str]]:
+    catalog = getattr(session.engine.registry.get("Agent"), "catalog", None)
+    if catalog is None:
+        return []
+    return [{"name": name, "description": d.description}
+            for name in catalog.names() if (d := catalog.get(name)) is not None]
+
+
+def _add_agents(host: Host, agents: Any) -> list[str]:
+    """The program's sub-agent definitions (`{name: {description, prompt, tools?,
+    model?}}`), offered by the Agent tool from now on."""
+    if agents is None:
+        return []
+    if not isinstance(agents, dict):
+        return ["agents must be an object"]
+    from cc.agents.definitions import add_agents
+
+    catalog = getattr(host.session.engine.registry.get("Agent"), "catalog", None)
+    if catalog is None:
+        return ["agents given, but this session has no Agent tool"]
+    return add_agents(catalog, agents, "initialize")
 
 
 def _ask_program(host: Host, callback_id: str) -> Any:
