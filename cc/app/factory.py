@@ -125,7 +125,7 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
 
     registry = build_registry(options.tools, permissions, extra_tools, search=search,
                               skills=SkillLibrary(session.cwd, session.config_dir),
-                              interactive=options.interactive)
+                              interactive=options.someone_answers)
     _follow_mcp(registry, session, None, permissions)
     session.tool_pool = registry
     if options.coordinator:  # workers get every tool; the coordinator only delegates

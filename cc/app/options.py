@@ -63,6 +63,14 @@ class SessionOptions:
     #: A program drives the session over stdin/stdout (`--input-format stream-json`):
     #: its in-process MCP servers are reached through it.
     sdk_host: bool = False
+    #: That program answers what would ask a person (`--permission-prompt-tool stdio`).
+    program_answers: bool = False
+
+    @property
+    def someone_answers(self) -> bool:
+        """Whether questions reach someone (the REPL's user, or the program driving cc):
+        the tools that ask a person are offered."""
+        return self.interactive or self.program_answers
 
 
 def resolve_options(
@@ -100,6 +108,8 @@ def resolve_options(
         mcp_configs=tuple(args.mcp_config),
         strict_mcp_config=args.strict_mcp_config,
         sdk_host=getattr(args, "input_format", "text") == "stream-json",
+        program_answers=getattr(args, "input_format", "text") == "stream-json"
+        and getattr(args, "permission_prompt_tool", None) == "stdio",
     )
 
 

@@ -244,3 +244,34 @@ async def test_agents_given_by_the_program_are_offered(tmp_path: Path,
     agent_tool = next(t for t in fake_api.bodies[0]["tools"] if t["name"] == "Agent")
     assert "Reviews code for bugs" in agent_tool["description"]
     fake_api.assert_clean()
+
+
+async def test_ask_user_question_is_answered_by_the_program(tmp_path: Path,
+                                                            fake_api: FakeAPI) -> None:
+    seen: list[str] = []
+
+    async def decide(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        seen.append(name)
+        if name == "AskUserQuestion":
+            question = tool_input["questions"][0]["question"]
+            return PermissionResultAllow(updated_input={**tool_input,
+                                                        "answers": {question: "Blue"}})
+        return PermissionResultDeny(message="no")
+
+    question = {"question": "Which colour?", "header": "Colour", "multiSelect": False,
+                "options": [{"label": "Blue", "description": "calm"},
+                            {"label": "Red", "description": "bold"}]}
+    fake_api.script(
+        Reply([tool_use("AskUserQuestion", {"questions": [question]})]),
+        Reply([text("blue it is")]),
+    )
+    async with ClaudeSDKClient(options(tmp_path, fake_api, can_use_tool=decide)) as client:
+        await client.query("pick a colour with me")
+        messages = [m async for m in client.receive_response()]
+    assert "AskUserQuestion" in [t["name"] for t in fake_api.bodies[0]["tools"]]
+    assert seen == ["AskUserQuestion"]
+    [result] = [b for b in fake_api.bodies[1]["messages"][-1]["content"]
+                if b.get("type") == "tool_result"]
+    assert "Blue" in str(result["content"]) and not result.get("is_error")
+    assert texts(messages) == ["blue it is"]
+    fake_api.assert_clean()

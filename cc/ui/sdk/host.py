@@ -221,10 +221,35 @@ class ProgramChannel:
         return None
 
     async def ask_questions(self, questions: Sequence[Question]) -> Answers:
-        return None
+        """AskUserQuestion, as Claude Code asks a program: a `can_use_tool` for the
+        tool, whose allowing answer carries `updatedInput.answers`."""
+        tool_input = {"questions": [
+            {"question": q.question, "header": q.header, "multiSelect": q.multi_select,
+             "options": [{"label": label, "description": description}
+                         for label, description in q.options]} for q in questions]}
+        answer = await self._ask_for("AskUserQuestion", tool_input)
+        if answer is None:
+            return None
+        answers = answer.get("answers")
+        if not isinstance(answers, dict):
+            return None
+        return {str(k): str(v) for k, v in answers.items()}
 
     async def approve_plan(self, plan: str, path: str) -> PlanChoice:
-        return "keep_planning"
+        """ExitPlanMode, as Claude Code asks a program: allowed means approved."""
+        answer = await self._ask_for("ExitPlanMode", {"plan": plan})
+        return "default" if answer is not None else "keep_planning"
+
+    async def _ask_for(self, tool: str, tool_input: dict[str, Any]) -> dict[str, Any] | None:
+        """A `can_use_tool` for a tool that asks the user; the (updated) input when the
+        program allows it, None when it does not."""
+        answer = await self.host.request({
+            "subtype": "can_use_tool", "tool_name": tool, "input": tool_input,
+            "permission_suggestions": [], "blocked_path": None})
+        if not (answer.ok and answer.body.get("behavior") == "allow"):
+            return None
+        updated = answer.body.get("updatedInput")
+        return updated if isinstance(updated, dict) else tool_input
 
 
 def _suggestion(rule: str) -> dict[str, Any]:
