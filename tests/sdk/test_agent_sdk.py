@@ -275,3 +275,27 @@ async def test_ask_user_question_is_answered_by_the_program(tmp_path: Path,
     assert "Blue" in str(result["content"]) and not result.get("is_error")
     assert texts(messages) == ["blue it is"]
     fake_api.assert_clean()
+
+
+async def test_an_answer_s_permission_updates_apply(tmp_path: Path, fake_api: FakeAPI) -> None:
+    from claude_agent_sdk.types import PermissionRuleValue, PermissionUpdate
+
+    asked: list[str] = []
+
+    async def decide(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        asked.append(tool_input["command"])
+        rule = PermissionRuleValue(tool_name="Bash", rule_content="touch:*")
+        return PermissionResultAllow(updated_permissions=[PermissionUpdate(
+            type="addRules", rules=[rule], behavior="allow", destination="session")])
+
+    fake_api.script(
+        Reply([tool_use("Bash", {"command": "touch a.txt"})]),
+        Reply([tool_use("Bash", {"command": "touch b.txt"})]),
+        Reply([text("both")]),
+    )
+    async with ClaudeSDKClient(options(tmp_path, fake_api, can_use_tool=decide)) as client:
+        await client.query("two files")
+        [m async for m in client.receive_response()]
+    assert asked == ["touch a.txt"]  # the rule the first answer added allowed the second
+    assert (tmp_path / "project" / "b.txt").exists()
+    fake_api.assert_clean()

@@ -209,6 +209,7 @@ class ProgramChannel:
             "tool_use_id": request.tool_use_id,
         })
         if answer.ok and answer.body.get("behavior") == "allow":
+            self._apply(answer.body.get("updatedPermissions"))
             updated = answer.body.get("updatedInput")
             return AskAnswer("allow", updated_input=updated if isinstance(updated, dict)
                              else None)
@@ -216,6 +217,28 @@ class ProgramChannel:
         if answer.body.get("interrupt"):  # the program ends the turn too
             asyncio.get_running_loop().call_soon(self.host.interrupt)
         return AskAnswer("deny", feedback=str(message) if message else None)
+
+    def _apply(self, updates: Any) -> None:
+        """The permission updates a program's answer carries: rules added (kept in the
+        settings file they name, or for the session) and mode changes."""
+        checker = self.host.session.permissions
+        if not isinstance(updates, list) or checker is None:
+            return
+        for update in updates:
+            if not isinstance(update, dict):
+                continue
+            kind = update.get("type")
+            persist = update.get("destination") in ("localSettings", "projectSettings",
+                                                    "userSettings")
+            if kind == "addRules" and update.get("behavior") in ("allow", "deny", "ask"):
+                rules = [_rule_text(r) for r in update.get("rules") or [] if isinstance(r, dict)]
+                for warning in checker.add_rules(update["behavior"], rules, persist=persist):
+                    _warn(warning)
+            elif kind == "setMode" and isinstance(update.get("mode"), str):
+                try:
+                    checker.mode = update["mode"]
+                except ValueError as exc:
+                    _warn(str(exc))
 
     async def choose(self, title: str, options: Sequence[str]) -> int | None:
         return None
@@ -250,6 +273,12 @@ class ProgramChannel:
             return None
         updated = answer.body.get("updatedInput")
         return updated if isinstance(updated, dict) else tool_input
+
+
+def _rule_text(rule: dict[str, Any]) -> str:
+    """`{"toolName": "Bash", "ruleContent": "npm test:*"}` → `Bash(npm test:*)`."""
+    content = rule.get("ruleContent")
+    return f"{rule.get('toolName')}({content})" if content else str(rule.get("toolName"))
 
 
 def _suggestion(rule: str) -> dict[str, Any]:
