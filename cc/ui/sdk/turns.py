@@ -33,6 +33,11 @@ async def run_turn(host: Host, item: UserInput) -> bool:
     emit = host.outbox.send
     for note in await session.mcp_ready():
         print(f"Warning: {note}", file=sys.stderr, flush=True)
+    if not item.should_query:  # `shouldQuery: false`: it joins the conversation, unanswered
+        message, _, _ = await _message(host, item)
+        if message is not None:
+            engine.append(message)
+        return True
     emit(init_record(session, __version__))
     turn = _Turn(start=len(engine.messages))
     writer = _Writer(emit, records=True, text=False, partial=host.partial)
