@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="MCP servers from JSON files or strings: {\"mcpServers\": {...}}")
     p.add_argument("--strict-mcp-config", action="store_true",
                    help="use only the MCP servers of --mcp-config")
+    p.add_argument("--json-schema", dest="json_schema",
+                   help="print mode: the answer as JSON conforming to this JSON Schema "
+                        "(the result's structured_output)")
     return p
 
 

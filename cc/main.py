@@ -233,7 +233,8 @@ def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
     if interactive:
         import dataclasses
 
-        options = dataclasses.replace(options, interactive=True)
+        # --json-schema is for print mode: the REPL's answers stay text.
+        options = dataclasses.replace(options, interactive=True, json_schema=None)
     return Session(StartFacts(cwd, config, settings, credentials, options))
 
 

@@ -99,6 +99,8 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         disallowed_tools=options.disallowed_tools,
         add_dirs=options.add_dirs,
         news=(_team_letters(session), Source(session.take_notes)),
+        json_schema=options.json_schema,
+        structured_output_retries=options.structured_output_retries,
     )
 
 
@@ -197,6 +199,12 @@ async def build_engine(
                                           warnings)
     if registry is None:
         registry = build_registry(spec.tools, permissions)
+    if spec.json_schema is not None:
+        # The agent's own tool, not the session's pool's: --tools and a bare deny rule
+        # leave it offered, as in Claude Code (the rule still refuses its calls).
+        from cc.tools.structured_output import StructuredOutputTool
+
+        registry = registry.with_tools(StructuredOutputTool(spec.json_schema))
     shell = ShellSession(session.cwd)
     ref = EngineRef()
     ctx = ToolContext(cwd=session.cwd, shell=shell, tasks=BackgroundTasks(shell.tasks_dir),
@@ -216,6 +224,8 @@ async def build_engine(
         max_turns=spec.max_turns,
         thinking_budget=spec.thinking_budget,
         max_output_tokens=spec.max_output_tokens,
+        structured_output=spec.structured_output_retries
+        if spec.json_schema is not None else None,
     )
     if spec.session_id:
         config.session_id = spec.session_id

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
 from cc.config.env import truthy
@@ -65,6 +65,10 @@ class SessionOptions:
     sdk_host: bool = False
     #: That program answers what would ask a person (`--permission-prompt-tool stdio`).
     program_answers: bool = False
+    #: `--json-schema` (print mode): the answer is a StructuredOutput call conforming to
+    #: it, and MAX_STRUCTURED_OUTPUT_RETRIES calls that do not conform end the turn.
+    json_schema: dict[str, Any] | None = None
+    structured_output_retries: int = 5
 
     @property
     def someone_answers(self) -> bool:
@@ -110,6 +114,8 @@ def resolve_options(
         sdk_host=getattr(args, "input_format", "text") == "stream-json",
         program_answers=getattr(args, "input_format", "text") == "stream-json"
         and getattr(args, "permission_prompt_tool", None) == "stdio",
+        json_schema=_json_schema(args.json_schema),
+        structured_output_retries=_structured_output_retries(env),
     )
 
 
@@ -159,6 +165,39 @@ def _agents_json(text: str | None) -> str | None:
 
         agents_object(text)
     return text
+
+
+def _json_schema(text: str | None) -> dict[str, Any] | None:
+    """`--json-schema`, parsed and checked (an empty one asks for nothing, as in Claude
+    Code)."""
+    if not text:
+        return None
+    import json
+
+    try:
+        schema = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--json-schema is not valid JSON: {exc}") from None
+    if not isinstance(schema, dict):
+        raise UsageError("--json-schema must be a JSON object")
+    from cc.tools.json_schema import schema_problem
+
+    problem = schema_problem(schema)
+    if problem is not None:
+        raise UsageError(f"--json-schema is not a valid JSON Schema: {problem}")
+    return schema
+
+
+def _structured_output_retries(env: Mapping[str, str]) -> int:
+    """MAX_STRUCTURED_OUTPUT_RETRIES: answers that do not conform before the turn ends
+    (0: the first ends it; anything but a whole number: 5)."""
+    from cc.core.structured_answer import DEFAULT_LIMIT
+
+    try:
+        value = int(env.get("MAX_STRUCTURED_OUTPUT_RETRIES", ""))
+    except ValueError:
+        return DEFAULT_LIMIT
+    return value if value >= 0 else DEFAULT_LIMIT
 
 
 def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:

@@ -87,9 +87,12 @@ class ToolDone:
 
 @dataclass(frozen=True)
 class UserEvent:
-    """A user message joined the conversation (tool results, a continuation request)."""
+    """A user message joined the conversation (tool results, a continuation request).
+    `synthetic`: a request the harness wrote for the model that Claude Code's stream
+    shows (`isSynthetic`), such as the one asking for the StructuredOutput call."""
 
     message: UserMessage
+    synthetic: bool = False
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,9 @@ class Terminal:
     details: dict[str, Any] = field(default_factory=dict)
     #: Set by the engine on the Terminal it passes on.
     summary: TurnSummary | None = None
+    #: The turn's answer, given by a StructuredOutput call that conformed to the schema
+    #: (`--json-schema`); None: the answer is the last message's text.
+    structured_output: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:

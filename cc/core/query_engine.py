@@ -85,6 +85,9 @@ class EngineConfig:
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
     session_id: str = field(default_factory=new_uuid)
+    #: The answer is a StructuredOutput call, and this many that do not conform end a
+    #: turn (`--json-schema`); None: the answer is the model's text.
+    structured_output: int | None = None
 
 
 class QueryEngine:
@@ -323,6 +326,7 @@ class QueryEngine:
             headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
             context=self.compactor,
             end_requested=self._take_end_request,
+            structured_output=self.config.structured_output,
         )
         seen_denials = len(self.denials)
         request_started: float | None = None

@@ -11,7 +11,9 @@ max_tokens stop (raise the output cap, then ask the model to go on, at most 3
 times; a tool call cut off mid-input never runs and is answered with an error
 saying so), and tool_use. An empty answer gets one nudge. It ends in three: an
 unrecoverable error (a refusal, or recoveries spent, included), an answer with
-no tool_use, and the max-turns limit. Every way out yields a `Terminal`.
+no tool_use, and the max-turns limit. With `--json-schema` the answer is a
+StructuredOutput call instead (`cc.core.structured_answer`): one that conforms
+ends the turn, too many that do not end it too. Every way out yields a `Terminal`.
 
 Only a whole message reaches this loop (the client voids a stream that did not
 end); if the turn is interrupted while text streams, the text already shown is
@@ -44,6 +46,7 @@ from cc.core.events import (
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.pipeline.streaming import StreamingToolExecutor
 from cc.core.retry import stream_with_retries
+from cc.core.structured_answer import after_results, ask_for_call
 from cc.errors import ModelCallError, PromptTooLongError
 from cc.models.catalog import model_info
 from cc.models.content_blocks import (
@@ -143,6 +146,9 @@ class LoopDeps:
     #: Whether `tool_reference` blocks may go to the API (tool search on); if not, they
     #: go as text.
     tool_references: bool = True
+    #: The answer is a StructuredOutput call (`--json-schema`), and this many that do
+    #: not conform end the turn; None: the answer is the model's text.
+    structured_output: int | None = None
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -210,10 +216,13 @@ async def query_loop(
         # Phase 4: collect the results, in tool_use order, as one user message.
         assert turn.assistant is not None
         collecting = _collect(turn.assistant, turn.tools, messages, after.cut)
+        done: list[ToolResult] = []
         async with aclosing(collecting) as results:
             async for event in results:
+                if isinstance(event, ToolDone):
+                    done.append(event.result)
                 yield event
-        ending = _after_tools(turn.assistant, state, deps, cut=after.cut)
+        ending = _after_tools(turn.assistant, state, deps, cut=after.cut, results=done)
         for event in ending:
             yield event
         if ending and isinstance(ending[-1], Terminal):
@@ -330,6 +339,8 @@ async def _finished(
     if assistant.tool_uses:
         return events, RunTools(cut)
     await tools.cancel()
+    if deps.structured_output is not None and (ask := ask_for_call(state)) is not None:
+        return events + [_append_meta(messages, ask, synthetic=True)], _AGAIN
     objection = (
         await deps.hooks.stop_check(state.stop_hook_active, assistant.text)
         if deps.hooks else None
@@ -345,14 +356,19 @@ async def _finished(
 
 
 def _after_tools(
-    assistant: AssistantMessage, state: QueryState, deps: LoopDeps, *, cut: ToolUseBlock | None
+    assistant: AssistantMessage, state: QueryState, deps: LoopDeps, *,
+    cut: ToolUseBlock | None, results: Sequence[ToolResult] = (),
 ) -> list[Notice | Terminal]:
-    """Once the results are in: stop if recoveries are spent, a hook said so, or turns ran out."""
+    """Once the results are in: stop if recoveries are spent, a hook said so, the
+    structured answer is settled, or turns ran out."""
     if cut is not None and state.max_tokens_recoveries > MAX_TOKENS_RECOVERIES:
         return [_cut_off_terminal(tool=True)]
     events = _hook_events(deps)
     if events and isinstance(events[-1], Terminal):
         return events
+    if deps.structured_output is not None and (end := after_results(
+            results, state, deps.structured_output, assistant.stop_reason)) is not None:
+        return [*events, end]
     if deps.end_requested is not None and (reason := deps.end_requested()) is not None:
         return [*events, Terminal("completed", error=None, stop_reason=reason)]
     if state.max_turns is not None and state.turn_count + 1 > state.max_turns:
@@ -410,11 +426,11 @@ def _take_notifications(messages: list[Message], deps: LoopDeps) -> list[UserEve
     return [_append_meta(messages, system_reminder("\n".join(notes)))] if notes else []
 
 
-def _append_meta(messages: list[Message], text: str) -> UserEvent:
+def _append_meta(messages: list[Message], text: str, *, synthetic: bool = False) -> UserEvent:
     """A system-added user message (a notice, a continuation request)."""
     message = UserMessage.text(text, is_meta=True)
     messages.append(message)
-    return UserEvent(message)
+    return UserEvent(message, synthetic=synthetic)
 
 
 def _prepare(

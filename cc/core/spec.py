@@ -8,6 +8,8 @@ turns an `AgentSpec` into a finished engine, and nobody assigns into it afterwar
     identity                              who it is (None: the session's main agent);
                                           its hooks' inputs and requests say so
     hooks, compaction                     the user's hooks or none; context kept or not
+    json_schema                           its answer a StructuredOutput call (the tool
+                                          joins its own tools, not the session's pool)
     seed, news                            its first messages; texts for its next request
     transcript                            where its conversation is saved
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cc.core.events import AgentInfo
@@ -69,6 +71,10 @@ class AgentSpec:
     #: The harness's own helper (memory extraction): the calls it is refused are not
     #: the session's `permission_denials`.
     internal: bool = False
+    #: Its answer is a StructuredOutput call conforming to this JSON Schema
+    #: (`--json-schema`), and `structured_output_retries` that do not conform end a turn.
+    json_schema: dict[str, Any] | None = None
+    structured_output_retries: int = 5
 
     @property
     def agent_id(self) -> str | None:

@@ -14,6 +14,17 @@ class AutoCompactTracking:
 
 
 @dataclass
+class StructuredOutputTracking:
+    """The turn's answer as a StructuredOutput call (`--json-schema`)."""
+
+    #: Calls whose answer did not conform, and what did not in the last of them.
+    misses: int = 0
+    last_problems: tuple[str, ...] = ()
+    #: The model, having answered without the call, was asked once to make it.
+    asked: bool = False
+
+
+@dataclass
 class QueryState:
     model: str
     max_turns: int | None = None
@@ -29,3 +40,4 @@ class QueryState:
     #: A Stop hook has already kept this turn going once.
     stop_hook_active: bool = False
     compact: AutoCompactTracking = field(default_factory=AutoCompactTracking)
+    structured: StructuredOutputTracking = field(default_factory=StructuredOutputTracking)

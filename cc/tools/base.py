@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from cc.tools.services import AgentServices
     from cc.tools.shell import BackgroundTasks, ShellSession
     from cc.tools.shell.confinement import Confinement
+    from cc.tools.structured_output import AnswerCheck
 
 
 class ToolInput(BaseModel):
@@ -39,7 +40,9 @@ class ToolResult:
     (text/image dicts). `data` is the structured record Claude Code writes as
     `toolUseResult` / `tool_use_result`. `summary` is the short line a UI shows.
     `extra_blocks` (API text blocks) go beside the tool_result, in the same user
-    message after every tool_result of it: what a skill hands the model.
+    message after every tool_result of it: what a skill hands the model. `answer` is
+    for the agent's loop, not the model: a StructuredOutput call's check of the final
+    answer it was given.
     """
 
     content: str | list[dict[str, Any]]
@@ -47,6 +50,7 @@ class ToolResult:
     data: Any = None
     summary: str | None = None
     extra_blocks: list[dict[str, Any]] = field(default_factory=list)
+    answer: AnswerCheck | None = None
 
     @classmethod
     def error(cls, message: str, data: Any = None) -> ToolResult:

@@ -82,6 +82,17 @@ class ToolRegistry:
         for alias in entry.aliases:
             self._aliases[alias] = entry.name
 
+    def with_tools(self, *tools: Tool) -> ToolRegistry:
+        """A registry of this one's tools (the sources it follows, too) and `tools`;
+        this one is left as it is (the session's pool, when an agent has a tool of its
+        own)."""
+        out = ToolRegistry(self._own.values())
+        out._tools.update(self._tools)
+        out._sources = list(self._sources)
+        for tool in tools:
+            out.register(tool)
+        return out
+
     def pop(self, name: str) -> Tool | None:
         entry = self._own.pop(name, None)
         if entry is None:

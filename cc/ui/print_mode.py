@@ -59,6 +59,7 @@ if TYPE_CHECKING:
 _ERROR_TEXT = {
     "error_max_turns": "Error: Reached max turns ({max_turns})",
     "error_during_execution": "Execution error",
+    "error_max_structured_output_retries": "Error: {error}",
 }
 #: How long each step of an interrupted run may take before it is abandoned.
 SHUTDOWN_GRACE_S = 3.0
@@ -359,6 +360,9 @@ async def _consume(
             if records and any(isinstance(b, ToolResultBlock) for b in event.message.content):
                 for record in user_records(event.message, engine.session_id):
                     emit(record)
+            elif records and event.synthetic:
+                emit({**user_text_record(event.message, engine.session_id),
+                      "isSynthetic": True})
         elif isinstance(event, ToolStart):
             turn.tools_running += 1
         elif isinstance(event, ToolDone):
@@ -425,7 +429,8 @@ def _aborted(turn: _Turn) -> Terminal:
 def _text_of(result: dict[str, Any], max_turns: int | None) -> str:
     subtype = result["subtype"]
     if subtype in _ERROR_TEXT:
-        return _ERROR_TEXT[subtype].format(max_turns=max_turns)
+        error = (result.get("errors") or [""])[0]
+        return _ERROR_TEXT[subtype].format(max_turns=max_turns, error=error)
     return str(result.get("result", ""))
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -287,8 +288,10 @@ def result_record(
     denials: Iterable[Denial],
 ) -> dict[str, Any]:
     """The final `result` record, from the turn's end and its summary. Error subtypes
-    carry `errors` and no `result`. `denials`: the calls refused in the session so far,
-    its agents' too, as the log holds them when the record is written."""
+    carry `errors` and no `result`. A turn answered by a StructuredOutput call carries
+    the value as `structured_output`, and its JSON as `result`. `denials`: the calls
+    refused in the session so far, its agents' too, as the log holds them when the
+    record is written."""
     record: dict[str, Any] = {
         "type": "result",
         "subtype": "success",
@@ -304,6 +307,13 @@ def result_record(
     elif terminal.reason == "max_turns":
         record.update(subtype="error_max_turns", is_error=True)
         record["errors"] = [terminal.error or "Reached maximum number of turns"]
+    elif terminal.reason == "structured_output_retry_exhausted":
+        record.update(subtype="error_max_structured_output_retries", is_error=True)
+        record["errors"] = [terminal.error or "No answer conforming to the --json-schema"]
+    elif terminal.reason == "completed" and terminal.structured_output is not None:
+        answer = terminal.structured_output
+        record["result"] = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+        record["structured_output"] = answer
     elif terminal.reason == "completed":
         record["result"] = last.text if last else ""
     else:  # an API error: Claude Code reports it as the result text, is_error true

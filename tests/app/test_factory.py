@@ -243,3 +243,22 @@ async def test_plan_mode_turned_on_by_the_user_tells_the_model_where_the_plan_go
     notes = session.engine.news.drain()
     assert any(str(plan_file) in note for note in notes)
     await session.close()
+
+
+async def test_json_schema_gives_the_main_agent_alone_structured_output(tmp_path: Path) -> None:
+    schema = '{"type": "object", "properties": {"n": {"type": "integer"}}}'
+    args = build_parser().parse_args(["-p", "--json-schema", schema])
+    options = resolve_options(args, Settings(), {"MAX_STRUCTURED_OUTPUT_RETRIES": "0"})
+    assert options.json_schema == {"type": "object", "properties": {"n": {"type": "integer"}}}
+    assert options.structured_output_retries == 0
+    for odd in ("-1", "many"):
+        assert resolve_options(args, Settings(), {"MAX_STRUCTURED_OUTPUT_RETRIES": odd}
+                               ).structured_output_retries == 5
+    session = runtime(tmp_path, argv=("-p", "--json-schema", schema, "--tools", "Read"))
+    await session.open()
+    engine = session.engine
+    assert engine.registry.names == ["Read", "StructuredOutput"]
+    assert engine.config.structured_output == 5
+    # The session's pool, which sub-agents' tools come from, has no StructuredOutput.
+    assert session.tool_pool is not None and session.tool_pool.names == ["Read"]
+    await session.close()

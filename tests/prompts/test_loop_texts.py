@@ -6,7 +6,7 @@ import os
 from importlib import resources
 from pathlib import Path
 
-from cc.core import query_loop
+from cc.core import query_loop, structured_answer
 from cc.prompts import load_text
 
 GOLDEN = Path(__file__).parent / "golden" / "loop_texts.txt"
@@ -14,7 +14,8 @@ GOLDEN = Path(__file__).parent / "golden" / "loop_texts.txt"
 
 def test_every_loop_text_is_a_prompt_file_and_loads() -> None:
     names = [query_loop.CONTINUE_AFTER_MAX_TOKENS, query_loop.NUDGE_AFTER_EMPTY,
-             query_loop.REFUSAL_NOTE, query_loop.CUT_TOOL_USE]
+             query_loop.REFUSAL_NOTE, query_loop.CUT_TOOL_USE,
+             structured_answer.ASK_FOR_STRUCTURED_OUTPUT]
     files = sorted(f"loop/{p.name}" for p in resources.files("cc.prompts").joinpath("loop").iterdir()
                    if p.name.endswith(".md"))
     assert sorted(names) == files
