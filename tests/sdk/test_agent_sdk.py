@@ -299,3 +299,14 @@ async def test_an_answer_s_permission_updates_apply(tmp_path: Path, fake_api: Fa
     assert asked == ["touch a.txt"]  # the rule the first answer added allowed the second
     assert (tmp_path / "project" / "b.txt").exists()
     fake_api.assert_clean()
+
+
+async def test_structured_output_through_the_sdk(tmp_path: Path, fake_api: FakeAPI) -> None:
+    schema = {"type": "object", "properties": {"answer": {"type": "integer"}},
+              "required": ["answer"]}
+    fake_api.script(Reply([tool_use("StructuredOutput", {"answer": 42})]), Reply([text("x")]))
+    opts = options(tmp_path, fake_api, output_format={"type": "json_schema", "schema": schema})
+    messages = [m async for m in query(prompt="the answer?", options=opts)]
+    result = messages[-1]
+    assert isinstance(result, ResultMessage) and result.structured_output == {"answer": 42}
+    fake_api.assert_clean()
