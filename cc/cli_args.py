@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from cc import __version__
+
+N = TypeVar("N", int, float)
 
 OUTPUT_FORMATS = ("text", "json", "stream-json")
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "manual")
@@ -19,6 +23,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="python -m cc",
+        allow_abbrev=False,  # as in Claude Code, `--max-turn` is no `--max-turns`
         description="cc: a terminal coding agent (a Python clone of Claude Code).",
         epilog="With no prompt and a terminal, the interactive session starts.",
     )
@@ -34,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with stream-json: the response stream's events as they arrive")
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
     p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
+    p.add_argument("--max-budget-usd", type=_positive(float, "a number greater than 0"),
+                   help="stop once the estimated cost reaches this many dollars (print mode)")
     p.add_argument("--tools", help='built-in tools to offer, e.g. "Read,Bash"; "" for none')
     p.add_argument("--system-prompt", help="replace the default system prompt")
     p.add_argument("--system-prompt-file", help="replace the system prompt with a file's text")
@@ -62,6 +69,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict-mcp-config", action="store_true",
                    help="use only the MCP servers of --mcp-config")
     return p
+
+
+def _positive(kind: Callable[[str], N], what: str) -> Callable[[str], N]:
+    """A flag's value, which must be `what` (argparse reports the message)."""
+
+    def parse(text: str) -> N:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+        return value
+
+    return parse
 
 
 def split_tool_list(values: list[str] | str | None) -> list[str]:

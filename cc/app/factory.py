@@ -94,6 +94,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         max_turns=options.max_turns,
         thinking_budget=options.thinking_budget,
         max_output_tokens=options.max_output_tokens,
+        max_budget_usd=None if options.interactive else options.max_budget_usd,
         session_id=options.session_id,
         allowed_tools=options.allowed_tools,
         disallowed_tools=options.disallowed_tools,
@@ -216,6 +217,7 @@ async def build_engine(
         max_turns=spec.max_turns,
         thinking_budget=spec.thinking_budget,
         max_output_tokens=spec.max_output_tokens,
+        max_budget_usd=spec.max_budget_usd,
     )
     if spec.session_id:
         config.session_id = spec.session_id

@@ -36,6 +36,8 @@ class SessionOptions:
     model: str
     permission_mode: str
     max_turns: int | None = None
+    #: `--max-budget-usd` (print mode): the turn ends once the estimated cost reaches it.
+    max_budget_usd: float | None = None
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
     allowed_tools: tuple[str, ...] = ()
@@ -82,6 +84,7 @@ def resolve_options(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
         max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
+        max_budget_usd=args.max_budget_usd,
         thinking_budget=_thinking_budget(settings, env),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),

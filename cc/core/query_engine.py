@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from cc.core.budget import Budget
 from cc.core.denials import Denial, DenialLog
 from cc.core.events import (
     AssistantEvent,
@@ -85,6 +86,8 @@ class EngineConfig:
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
     session_id: str = field(default_factory=new_uuid)
+    #: `--max-budget-usd`: what the session may spend (its agents' spending included).
+    max_budget_usd: float | None = None
 
 
 class QueryEngine:
@@ -323,6 +326,7 @@ class QueryEngine:
             headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
             context=self.compactor,
             end_requested=self._take_end_request,
+            budget=self._budget(),
         )
         seen_denials = len(self.denials)
         request_started: float | None = None
@@ -363,6 +367,10 @@ class QueryEngine:
                 self._turn_grants.pop()()
             if ours:
                 self.save()
+
+    def _budget(self) -> Budget | None:
+        limit = self.config.max_budget_usd
+        return None if limit is None else Budget(limit, lambda: self.usage.cost_usd)
 
     def seconds_since_response(self) -> float | None:
         """How long ago the model last answered (None: not yet in this process), which

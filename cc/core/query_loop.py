@@ -9,9 +9,10 @@ Each iteration has four phases:
 It continues in three cases: a recovered error (not counted as a turn), a
 max_tokens stop (raise the output cap, then ask the model to go on, at most 3
 times; a tool call cut off mid-input never runs and is answered with an error
-saying so), and tool_use. An empty answer gets one nudge. It ends in three: an
+saying so), and tool_use. An empty answer gets one nudge. It ends in four: an
 unrecoverable error (a refusal, or recoveries spent, included), an answer with
-no tool_use, and the max-turns limit. Every way out yields a `Terminal`.
+no tool_use, the max-turns limit, and an answer that brings the spending to the
+budget (`--max-budget-usd`; its calls never run). Every way out yields a `Terminal`.
 
 Only a whole message reaches this loop (the client voids a stream that did not
 end); if the turn is interrupted while text streams, the text already shown is
@@ -27,6 +28,7 @@ from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cc.core.budget import Budget
 from cc.core.client import ModelRequest
 from cc.core.events import (
     AssistantEvent,
@@ -143,6 +145,8 @@ class LoopDeps:
     #: Whether `tool_reference` blocks may go to the API (tool search on); if not, they
     #: go as text.
     tool_references: bool = True
+    #: `--max-budget-usd` (None: no limit): the turn ends once an answer reaches it.
+    budget: Budget | None = None
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -311,6 +315,13 @@ async def _finished(
     deps: LoopDeps,
 ) -> tuple[list[Event], Transition]:
     """A message to keep: run its calls, ask for the rest of a cut one, or end the turn."""
+    if deps.budget is not None and deps.budget.reached_with(assistant, state.model):
+        await tools.cancel()  # its calls never run
+        messages.append(assistant)
+        error = deps.budget.error(assistant, state.model)
+        return [AssistantEvent(assistant), Terminal(
+            "budget_exhausted", error=error, stop_reason=assistant.stop_reason,
+            details={"limit_usd": deps.budget.limit_usd})], _END
     cut = _cut_off_call(assistant)
     if assistant.stop_reason == "max_tokens":
         state.max_tokens_recoveries += 1

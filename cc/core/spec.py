@@ -40,6 +40,8 @@ class AgentSpec:
     max_turns: int | None = None
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
+    #: `--max-budget-usd` (the session's main agent only; print mode).
+    max_budget_usd: float | None = None
     session_id: str | None = None
     #: Rules beyond the settings' (`--allowedTools`, `--disallowedTools`, `--add-dir`).
     allowed_tools: tuple[str, ...] = ()

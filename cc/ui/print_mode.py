@@ -58,6 +58,7 @@ if TYPE_CHECKING:
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
 _ERROR_TEXT = {
     "error_max_turns": "Error: Reached max turns ({max_turns})",
+    "error_max_budget_usd": "Error: Exceeded USD budget ({limit_usd:g})",
     "error_during_execution": "Execution error",
 }
 #: How long each step of an interrupted run may take before it is abandoned.
@@ -204,7 +205,8 @@ def _write_result(
     if len(turns) > 1:
         result = _numbered(result, len(turns) - 1)
     if output_format == "text":
-        out.write(_text_of(result, summary.max_turns) + "\n")
+        out.write(_text_of(result, max_turns=summary.max_turns,
+                           limit_usd=terminal.details.get("limit_usd", 0)) + "\n")
         out.flush()
         if failure:
             print(f"cc: {failure}", file=sys.stderr)
@@ -422,10 +424,10 @@ def _aborted(turn: _Turn) -> Terminal:
     return Terminal(reason, error="Interrupted by the user")
 
 
-def _text_of(result: dict[str, Any], max_turns: int | None) -> str:
+def _text_of(result: dict[str, Any], **limits: Any) -> str:
     subtype = result["subtype"]
     if subtype in _ERROR_TEXT:
-        return _ERROR_TEXT[subtype].format(max_turns=max_turns)
+        return _ERROR_TEXT[subtype].format(**limits)
     return str(result.get("result", ""))
 
 

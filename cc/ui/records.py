@@ -304,6 +304,9 @@ def result_record(
     elif terminal.reason == "max_turns":
         record.update(subtype="error_max_turns", is_error=True)
         record["errors"] = [terminal.error or "Reached maximum number of turns"]
+    elif terminal.reason == "budget_exhausted":
+        record.update(subtype="error_max_budget_usd", is_error=True)
+        record["errors"] = [terminal.error or "Reached the --max-budget-usd limit"]
     elif terminal.reason == "completed":
         record["result"] = last.text if last else ""
     else:  # an API error: Claude Code reports it as the result text, is_error true
