@@ -38,6 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include-partial-messages", action="store_true",
                    help="with stream-json: the response stream's events as they arrive")
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
+    p.add_argument("--fallback-model", help="models to move a turn to when its model is "
+                   "overloaded or missing (comma-separated, in order)")
     p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
     p.add_argument("--max-budget-usd", type=_positive(float, "a number greater than 0"),
                    help="stop once the estimated cost reaches this many dollars (print mode)")

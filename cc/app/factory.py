@@ -95,6 +95,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         thinking_budget=options.thinking_budget,
         max_output_tokens=options.max_output_tokens,
         max_budget_usd=None if options.interactive else options.max_budget_usd,
+        fallback_models=options.fallback_models,
         session_id=options.session_id,
         allowed_tools=options.allowed_tools,
         disallowed_tools=options.disallowed_tools,
@@ -218,6 +219,7 @@ async def build_engine(
         thinking_budget=spec.thinking_budget,
         max_output_tokens=spec.max_output_tokens,
         max_budget_usd=spec.max_budget_usd,
+        fallback_models=spec.fallback_models,
     )
     if spec.session_id:
         config.session_id = spec.session_id

@@ -38,6 +38,8 @@ class SessionOptions:
     max_turns: int | None = None
     #: `--max-budget-usd` (print mode): the turn ends once the estimated cost reaches it.
     max_budget_usd: float | None = None
+    #: `--fallback-model a,b`: the models a turn moves to when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
     allowed_tools: tuple[str, ...] = ()
@@ -85,6 +87,7 @@ def resolve_options(
         permission_mode=_permission_mode(args, settings),
         max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
         max_budget_usd=args.max_budget_usd,
+        fallback_models=_fallback_models(args.fallback_model),
         thinking_budget=_thinking_budget(settings, env),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),
@@ -107,6 +110,14 @@ def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str])
 
     chosen = args.model or env.get("ANTHROPIC_MODEL") or settings.get("model")
     return resolve_model(str(chosen or DEFAULT_MODEL))
+
+
+def _fallback_models(value: str | None) -> tuple[str, ...]:
+    """`--fallback-model`'s models (aliases resolved), in order, each once."""
+    from cc.models.catalog import resolve_model
+
+    names = [resolve_model(n) for n in (value or "").split(",") if n.strip()]
+    return tuple(dict.fromkeys(names))
 
 
 def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:

@@ -108,6 +108,23 @@ class RetryEvent:
 
 
 @dataclass(frozen=True)
+class ModelFallback:
+    """The turn moved from `original` to `fallback` (`--fallback-model`) because of
+    `trigger`: model_not_found, server_error or overloaded."""
+
+    original: str
+    fallback: str
+    trigger: str
+
+    @property
+    def summary(self) -> str:
+        """One line for a person."""
+        why = {"model_not_found": "was not found", "overloaded": "is overloaded"}.get(
+            self.trigger, "answered with a server error")
+        return f"{self.original} {why}; this turn goes on with {self.fallback}"
+
+
+@dataclass(frozen=True)
 class Notice:
     text: str
     level: str = "info"
@@ -215,6 +232,7 @@ Event = (
     | ToolDone
     | UserEvent
     | RetryEvent
+    | ModelFallback
     | Notice
     | PermissionDenied
     | PermissionAsked

@@ -88,6 +88,8 @@ class EngineConfig:
     session_id: str = field(default_factory=new_uuid)
     #: `--max-budget-usd`: what the session may spend (its agents' spending included).
     max_budget_usd: float | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
 
 
 class QueryEngine:
@@ -327,6 +329,7 @@ class QueryEngine:
             context=self.compactor,
             end_requested=self._take_end_request,
             budget=self._budget(),
+            fallback_models=self.config.fallback_models,
         )
         seen_denials = len(self.denials)
         request_started: float | None = None

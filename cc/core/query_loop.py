@@ -22,6 +22,7 @@ kept in the conversation.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
@@ -35,6 +36,7 @@ from cc.core.events import (
     BlockComplete,
     Compacted,
     Event,
+    ModelFallback,
     Notice,
     RequestStart,
     StreamDiscarded,
@@ -43,6 +45,7 @@ from cc.core.events import (
     ToolDone,
     UserEvent,
 )
+from cc.core.fallback import FallbackChain
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.pipeline.streaming import StreamingToolExecutor
 from cc.core.retry import stream_with_retries
@@ -147,6 +150,8 @@ class LoopDeps:
     tool_references: bool = True
     #: `--max-budget-usd` (None: no limit): the turn ends once an answer reaches it.
     budget: Budget | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -182,6 +187,7 @@ async def query_loop(
 ) -> AsyncIterator[Event]:
     """Drive the model and tools until the turn ends; `messages` grows in place."""
     caps = output_caps(state.model, deps.default_max_output)
+    chain = FallbackChain(deps.fallback_models) if deps.fallback_models else None
     while True:
         # Phase 1: prepare.
         for event in _take_notifications(messages, deps):
@@ -195,7 +201,7 @@ async def query_loop(
         state.turn_count += 1
         turn = _Streamed(StreamingToolExecutor(deps.executor))
         try:
-            async with aclosing(_stream(request, deps, turn)) as streaming:
+            async with aclosing(_stream(request, deps, turn, state, chain)) as streaming:
                 async for event in streaming:
                     yield event
         except (asyncio.CancelledError, GeneratorExit):
@@ -441,7 +447,9 @@ def _prepare(
         else frozenset())
     return ModelRequest(
         model=state.model,
-        max_tokens=state.max_output_tokens or first_cap,
+        # (a fallback model may have a lower ceiling than the turn's first)
+        max_tokens=min(state.max_output_tokens or first_cap,
+                       model_info(state.model).max_output_tokens),
         system=deps.system,
         messages=api_messages,
         tools=tools,
@@ -464,13 +472,26 @@ class _Streamed:
 
 
 async def _stream(
-    request: ModelRequest, deps: LoopDeps, turn: _Streamed
+    request: ModelRequest, deps: LoopDeps, turn: _Streamed, state: QueryState,
+    chain: FallbackChain | None,
 ) -> AsyncGenerator[Event, None]:
+    def change_model(error: ModelCallError) -> ModelFallback | None:
+        """`--fallback-model`: this request, and the rest of the turn, on the next model."""
+        nonlocal request
+        moved = chain.after(error, request.model) if chain is not None else None
+        if moved is not None:
+            ceiling = model_info(moved.fallback).max_output_tokens
+            request = dataclasses.replace(request, model=moved.fallback,
+                                          max_tokens=min(request.max_tokens, ceiling))
+            state.model = moved.fallback
+        return moved
+
     try:
         yield RequestStart(request.model)
         async for item in stream_with_retries(
             lambda: deps.client.stream(request),
             fallback=lambda: deps.client.stream(request, streaming=False),
+            change_model=change_model if chain is not None else None,
         ):
             if isinstance(item, AssistantMessage):
                 turn.assistant = item

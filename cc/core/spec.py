@@ -42,6 +42,8 @@ class AgentSpec:
     max_output_tokens: int | None = None
     #: `--max-budget-usd` (the session's main agent only; print mode).
     max_budget_usd: float | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
     session_id: str | None = None
     #: Rules beyond the settings' (`--allowedTools`, `--disallowedTools`, `--add-dir`).
     allowed_tools: tuple[str, ...] = ()

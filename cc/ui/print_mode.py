@@ -27,6 +27,7 @@ from cc.core.events import (
     Compacted,
     CompactionFailed,
     Event,
+    ModelFallback,
     Notice,
     RetryEvent,
     StreamEvent,
@@ -44,6 +45,7 @@ from cc.ui.records import (
     compact_boundary_record,
     compact_summary_record,
     init_record,
+    model_fallback_record,
     result_record,
     task_notification_record,
     task_started_record,
@@ -368,6 +370,11 @@ async def _consume(
         elif isinstance(event, RetryEvent):
             if records:
                 emit(_retry_record(event, engine.session_id))
+            elif text:
+                print(event.summary, file=sys.stderr, flush=True)
+        elif isinstance(event, ModelFallback):
+            if records:
+                emit(model_fallback_record(event, engine.session_id))
             elif text:
                 print(event.summary, file=sys.stderr, flush=True)
         elif isinstance(event, Notice) and event.level == "warning":

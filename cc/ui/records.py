@@ -14,7 +14,7 @@ from cc.session.lines import now_timestamp
 if TYPE_CHECKING:
     from cc.app.session import Session
     from cc.core.denials import Denial
-    from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
+    from cc.core.events import AgentInfo, Compacted, ModelFallback, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
     from cc.models.usage import ModelUsage, UsageTotals
     from cc.tools.agent_tasks import AgentTask, Change, Watcher
@@ -108,6 +108,20 @@ def _agent_fields(agent: AgentInfo | None) -> dict[str, Any]:
         return {}
     return {"parent_tool_use_id": agent.parent_tool_use_id, "agent_id": agent.agent_id,
             "subagent_type": agent.agent_type, "task_description": agent.description}
+
+
+def model_fallback_record(event: ModelFallback, session_id: str) -> dict[str, Any]:
+    """`system/model_fallback`: the turn moved to the next `--fallback-model`."""
+    return {
+        "type": "system",
+        "subtype": "model_fallback",
+        "uuid": new_uuid(),
+        "trigger": event.trigger,
+        "original_model": event.original,
+        "fallback_model": event.fallback,
+        "content": event.summary,
+        "session_id": session_id,
+    }
 
 
 def compact_boundary_record(event: Compacted, session_id: str) -> dict[str, Any]:
