@@ -40,6 +40,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
     p.add_argument("--fallback-model", help="models to move a turn to when its model is "
                    "overloaded or missing (comma-separated, in order)")
+    p.add_argument("--betas", nargs="+", action="extend", default=[],
+                   help="more anthropic-beta headers for model requests")
+    p.add_argument("--thinking", choices=("enabled", "adaptive", "disabled"),
+                   help="thinking: the model paces it (adaptive, enabled) or none")
+    p.add_argument("--max-thinking-tokens", type=int,
+                   help="a fixed thinking budget in tokens (0: no thinking)")
+    p.add_argument("--thinking-display", choices=("summarized", "omitted", "highlights"),
+                   help="how the model's thinking text comes back")
+    p.add_argument("--effort", help="how hard the model works: low, medium, high, xhigh, max")
+    p.add_argument("--task-budget", type=_positive(int, "a positive whole number"),
+                   help="the task's token budget, which the model is told of")
     p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
     p.add_argument("--max-budget-usd", type=_positive(float, "a number greater than 0"),
                    help="stop once the estimated cost reaches this many dollars (print mode)")

@@ -206,6 +206,7 @@ def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
             _warn([problem])
         credentials.api_key, credentials.from_helper = key, key is not None
     options = resolve_options(args, settings)
+    _warn(options.warnings)
     if interactive:
         import dataclasses
 

@@ -96,6 +96,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         max_output_tokens=options.max_output_tokens,
         max_budget_usd=None if options.interactive else options.max_budget_usd,
         fallback_models=options.fallback_models,
+        controls=options.controls,
         session_id=options.session_id,
         allowed_tools=options.allowed_tools,
         disallowed_tools=options.disallowed_tools,
@@ -220,6 +221,7 @@ async def build_engine(
         max_output_tokens=spec.max_output_tokens,
         max_budget_usd=spec.max_budget_usd,
         fallback_models=spec.fallback_models,
+        controls=spec.controls,
     )
     if spec.session_id:
         config.session_id = spec.session_id

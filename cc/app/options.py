@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from cc.cli_args import split_tool_list
 from cc.config.env import truthy
+from cc.core.controls import RequestControls
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
@@ -41,6 +42,8 @@ class SessionOptions:
     #: `--fallback-model a,b`: the models a turn moves to when its model is busy or missing.
     fallback_models: tuple[str, ...] = ()
     thinking_budget: int | None = None
+    #: Thinking mode and display, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = RequestControls()
     max_output_tokens: int | None = None
     allowed_tools: tuple[str, ...] = ()
     disallowed_tools: tuple[str, ...] = ()
@@ -64,6 +67,8 @@ class SessionOptions:
     mcp_configs: tuple[str, ...] = ()
     #: `--strict-mcp-config`: no MCP servers but those of `--mcp-config`.
     strict_mcp_config: bool = False
+    #: What start-up should tell the user about these options (a value ignored).
+    warnings: tuple[str, ...] = ()
 
 
 def resolve_options(
@@ -82,13 +87,15 @@ def resolve_options(
     tools = None
     if args.tools is not None and args.tools.strip().lower() != "default":
         tools = tuple(split_tool_list(args.tools))
+    warnings: list[str] = []
     return SessionOptions(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
         max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
         max_budget_usd=args.max_budget_usd,
         fallback_models=_fallback_models(args.fallback_model),
-        thinking_budget=_thinking_budget(settings, env),
+        thinking_budget=_thinking_budget(args, settings, env),
+        controls=_controls(args, warnings),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),
         disallowed_tools=tuple(split_tool_list(args.disallowed_tools)),
@@ -102,6 +109,7 @@ def resolve_options(
         coordinator=truthy(env.get(COORDINATOR_ENV)),
         mcp_configs=tuple(args.mcp_config),
         strict_mcp_config=args.strict_mcp_config,
+        warnings=tuple(warnings),
     )
 
 
@@ -120,7 +128,14 @@ def _fallback_models(value: str | None) -> tuple[str, ...]:
     return tuple(dict.fromkeys(names))
 
 
-def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:
+def _thinking_budget(args: argparse.Namespace, settings: Settings,
+                     env: Mapping[str, str]) -> int | None:
+    """A fixed thinking budget: `--max-thinking-tokens` (0: none), else the environment's
+    or the settings'; `--thinking disabled` turns every one off."""
+    if args.thinking == "disabled":
+        return None
+    if args.max_thinking_tokens is not None:
+        return args.max_thinking_tokens if args.max_thinking_tokens > 0 else None
     raw = env.get("MAX_THINKING_TOKENS")
     if raw:
         try:
@@ -130,6 +145,28 @@ def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:
     if settings.get("alwaysThinkingEnabled") is True:
         return 31_999
     return None
+
+
+def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
+    """What the thinking, effort, task budget and beta flags ask of every request."""
+    from cc.core.controls import ALLOWED_BETAS, EFFORT_LEVELS
+
+    effort = args.effort
+    if effort is not None and effort not in EFFORT_LEVELS:
+        warnings.append(f"--effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
+                        "the model's default effort is used")
+        effort = None
+    betas = []
+    for beta in split_tool_list(args.betas):
+        if beta in ALLOWED_BETAS:
+            betas.append(beta)
+        else:
+            warnings.append(f"--betas {beta!r} is not sent: the betas that may be added "
+                            f"are {', '.join(ALLOWED_BETAS)}")
+    adaptive = args.thinking in ("adaptive", "enabled") and args.max_thinking_tokens is None
+    return RequestControls(adaptive_thinking=adaptive, thinking_display=args.thinking_display,
+                           effort=effort, task_budget=args.task_budget,
+                           betas=tuple(dict.fromkeys(betas)))
 
 
 def _max_output_tokens(env: Mapping[str, str]) -> int | None:

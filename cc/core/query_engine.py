@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from cc.core.budget import Budget
+from cc.core.controls import RequestControls
 from cc.core.denials import Denial, DenialLog
 from cc.core.events import (
     AssistantEvent,
@@ -90,6 +91,8 @@ class EngineConfig:
     max_budget_usd: float | None = None
     #: `--fallback-model`: where a turn goes when its model is busy or missing.
     fallback_models: tuple[str, ...] = ()
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = field(default_factory=RequestControls)
 
 
 class QueryEngine:
@@ -321,6 +324,7 @@ class QueryEngine:
             tools=self.toolset.definitions,
             tool_references=self.toolset.defers,
             thinking_budget=self.config.thinking_budget,
+            controls=self.config.controls,
             default_max_output=self.config.max_output_tokens,
             notifications=self.news.drain,
             hooks=self.hooks,

@@ -31,6 +31,7 @@ from typing import Any, Protocol
 
 from cc.core.budget import Budget
 from cc.core.client import ModelRequest
+from cc.core.controls import RequestControls
 from cc.core.events import (
     AssistantEvent,
     BlockComplete,
@@ -132,6 +133,8 @@ class LoopDeps:
     system: Sequence[PromptSection]
     tools: Callable[[], list[dict[str, Any]]]
     thinking_budget: int | None = None
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = field(default_factory=RequestControls)
     default_max_output: int | None = None
     #: Notices to put before the next request (e.g. background commands that ended).
     notifications: Callable[[], list[str]] | None = None
@@ -455,6 +458,7 @@ def _prepare(
         tools=tools,
         thinking_budget=deps.thinking_budget,
         headers=deps.headers,
+        controls=deps.controls,
     )
 
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cc.core.controls import RequestControls
+
 if TYPE_CHECKING:
     from cc.core.events import AgentInfo
     from cc.core.news import NewsSource
@@ -44,6 +46,8 @@ class AgentSpec:
     max_budget_usd: float | None = None
     #: `--fallback-model`: where a turn goes when its model is busy or missing.
     fallback_models: tuple[str, ...] = ()
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = RequestControls()
     session_id: str | None = None
     #: Rules beyond the settings' (`--allowedTools`, `--disallowedTools`, `--add-dir`).
     allowed_tools: tuple[str, ...] = ()

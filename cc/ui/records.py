@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 def init_record(session: Session, version: str) -> dict[str, Any]:
     engine = session.engine
-    return {
+    record = {
         "type": "system",
         "subtype": "init",
         "cwd": str(session.cwd),
@@ -41,6 +41,9 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "plugins": [],
         "uuid": new_uuid(),
     }
+    if session.options.controls.betas:
+        record["betas"] = list(session.options.controls.betas)
+    return record
 
 
 def _slash_commands(session: Session) -> list[str]:
