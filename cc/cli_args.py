@@ -37,6 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="full turn-by-turn output")
     p.add_argument("--include-partial-messages", action="store_true",
                    help="with stream-json: the response stream's events as they arrive")
+    p.add_argument("--include-hook-events", action="store_true",
+                   help="with stream-json: each hook command's start and end")
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
     p.add_argument("--fallback-model", help="models to move a turn to when its model is "
                    "overloaded or missing (comma-separated, in order)")

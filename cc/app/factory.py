@@ -416,7 +416,8 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     config, problems = load_hooks(session.settings)
     warnings += problems
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
-                      project_dir=session.cwd, permission_mode=permission_mode)
+                      project_dir=session.cwd, permission_mode=permission_mode,
+                      watcher=session.watch_hook)
 
 
 def _tool_search(session: Session) -> bool:

@@ -67,6 +67,9 @@ class SessionOptions:
     mcp_configs: tuple[str, ...] = ()
     #: `--strict-mcp-config`: no MCP servers but those of `--mcp-config`.
     strict_mcp_config: bool = False
+    #: `--include-hook-events`: stream-json records every hook command's start and end
+    #: (SessionStart's are always there).
+    include_hook_events: bool = False
     #: What start-up should tell the user about these options (a value ignored).
     warnings: tuple[str, ...] = ()
 
@@ -109,6 +112,7 @@ def resolve_options(
         coordinator=truthy(env.get(COORDINATOR_ENV)),
         mcp_configs=tuple(args.mcp_config),
         strict_mcp_config=args.strict_mcp_config,
+        include_hook_events=args.include_hook_events,
         warnings=tuple(warnings),
     )
 

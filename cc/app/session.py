@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from cc.core.events import Event
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
+    from cc.hooks.lifecycle import HookNote, HookWatcher
     from cc.input.prepare import PreparedInput
     from cc.mcp.approval import ServerAnswer
     from cc.mcp.hub import McpHub
@@ -83,6 +84,9 @@ class Session:
         self._mcp_started = False
         self._client: ModelClient | None = None
         self._notes: list[str] = []
+        #: Told of every hook command's start and end, in any of the session's agents
+        #: (print mode's hook records).
+        self.hook_watchers: list[HookWatcher] = []
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -169,6 +173,11 @@ class Session:
             from cc.tools.plan_mode import entered_message
 
             self._notes.append(entered_message(plan_file))
+
+    def watch_hook(self, note: HookNote) -> None:
+        """A hook command started or ended (the hook runners of every agent call this)."""
+        for watcher in self.hook_watchers:
+            watcher(note)
 
     def take_notes(self) -> list[str]:
         """What the session has to tell the main agent with its next request (it starts

@@ -181,7 +181,15 @@ class RunTools:
     cut: ToolUseBlock | None = None
 
 
-Transition = Again | End | RunTools
+@dataclass(frozen=True)
+class AskStopHooks:
+    """The model answered without calls: once its answer is out, the Stop hooks say
+    whether the turn ends."""
+
+    assistant: AssistantMessage
+
+
+Transition = Again | End | RunTools | AskStopHooks
 _AGAIN, _END = Again(), End()
 
 
@@ -215,6 +223,10 @@ async def query_loop(
         events, after = await _settle(turn, state, messages, deps, caps)
         for event in events:
             yield event
+        if isinstance(after, AskStopHooks):
+            events, after = await _stop_hooks(after.assistant, state, messages, deps)
+            for event in events:
+                yield event
         if isinstance(after, Again):
             continue
         if isinstance(after, End):
@@ -350,15 +362,21 @@ async def _finished(
     if assistant.tool_uses:
         return events, RunTools(cut)
     await tools.cancel()
+    return events, AskStopHooks(assistant)
+
+
+async def _stop_hooks(
+    assistant: AssistantMessage, state: QueryState, messages: list[Message], deps: LoopDeps
+) -> tuple[list[Event], Again | End]:
+    """The turn ends, unless a Stop hook objects (its reason is then the next prompt)."""
     objection = (
         await deps.hooks.stop_check(state.stop_hook_active, assistant.text)
         if deps.hooks else None
     )
-    events += _hook_events(deps)
-    if isinstance(events[-1], Terminal):
+    events: list[Event] = list(_hook_events(deps))
+    if events and isinstance(events[-1], Terminal):
         return events, _END
     if objection:
-        # A Stop hook refused to let the turn end: its reason is the next prompt.
         state.stop_hook_active = True
         return events + [_append_meta(messages, objection)], _AGAIN
     return events + [Terminal("completed", stop_reason=assistant.stop_reason)], _END

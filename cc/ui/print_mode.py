@@ -44,6 +44,7 @@ from cc.ui.records import (
     background_records,
     compact_boundary_record,
     compact_summary_record,
+    hook_record,
     init_record,
     model_fallback_record,
     result_record,
@@ -56,6 +57,7 @@ from cc.ui.records import (
 if TYPE_CHECKING:
     from cc.app.session import Session
     from cc.core.query_engine import QueryEngine
+    from cc.hooks.lifecycle import HookNote
 
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
 _ERROR_TEXT = {
@@ -121,18 +123,34 @@ async def run_print(
         [] if output_format == "json" and verbose else None
     )
     records = output_format == "stream-json" or collected is not None
+    announced = False
 
-    def emit(record: dict[str, Any]) -> None:
+    def write(record: dict[str, Any]) -> None:
         if collected is not None:
             collected.append(record)
             return
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
 
+    def emit(record: dict[str, Any]) -> None:
+        """A record, after `system/init`: hook records of the session's start and of the
+        prompt may come before it (as in Claude Code); anything else writes it first."""
+        nonlocal announced
+        if records and not announced:
+            announced = True
+            write(init_record(session, __version__))
+        write(record)
+
     for note in await session.mcp_ready():  # its tools are in the first request
         print(f"Warning: {note}", file=sys.stderr)
     if records:
-        emit(init_record(session, __version__))
+        every_hook = session.options.include_hook_events
+
+        def hook_ran(note: HookNote) -> None:
+            if every_hook or note.hook_event == "SessionStart":
+                write(hook_record(note, engine.session_id))
+
+        session.hook_watchers.append(hook_ran)
         if (agents := engine.executor.ctx.agent_tasks) is not None:
             agents.watchers.append(background_records(engine.session_id, emit))
     turns = [_Turn()]
@@ -176,6 +194,7 @@ async def run_print(
                 _emit_interrupted(engine, turn, emit)
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
                                collected, emit)
+        session.hook_watchers.clear()  # the result is the last record (SessionEnd's unsaid)
         # The answer is out; a memory extraction still running may finish, briefly.
         await _bounded(_ending(session, drain=not interrupt.happened), interrupt)
     finally:
@@ -213,7 +232,7 @@ def _write_result(
         if failure:
             print(f"cc: {failure}", file=sys.stderr)
     elif collected is not None:
-        collected.append(result)
+        emit(result)
         out.write(json.dumps(collected, ensure_ascii=False) + "\n")
         out.flush()
     else:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from cc.core.denials import Denial
     from cc.core.events import AgentInfo, Compacted, ModelFallback, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
+    from cc.hooks.lifecycle import HookNote
     from cc.models.usage import ModelUsage, UsageTotals
     from cc.tools.agent_tasks import AgentTask, Change, Watcher
 
@@ -44,6 +45,23 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
     if session.options.controls.betas:
         record["betas"] = list(session.options.controls.betas)
     return record
+
+
+def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:
+    """`system/hook_started` or `system/hook_response`, for one hook command."""
+    from cc.hooks.lifecycle import HookFinished
+
+    record: dict[str, Any] = {"type": "system", "subtype": "hook_started",
+                              "hook_id": note.hook_id, "hook_name": note.hook_name,
+                              "hook_event": note.hook_event}
+    if isinstance(note, HookFinished):
+        result = note.result
+        record.update(subtype="hook_response", output=result.stdout + result.stderr,
+                      stdout=result.stdout, stderr=result.stderr)
+        if result.exit_code is not None:
+            record["exit_code"] = result.exit_code
+        record["outcome"] = note.outcome
+    return {**record, "uuid": new_uuid(), "session_id": session_id}
 
 
 def _slash_commands(session: Session) -> list[str]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
+
 from tests.conftest import Project
-from tests.fakeapi import Fault, Reply, text
+from tests.fakeapi import Fault, Reply, text, tool_use
 
 STREAM = ("--output-format", "stream-json", "--verbose")
 
@@ -69,3 +71,58 @@ def test_invalid_values_of_the_thinking_flags_are_refused(project: Project) -> N
         run = project.run("-p", "hi", *args)
         assert run.returncode == 1 and args[0] in run.stderr, args
     assert project.api.bodies == []
+
+
+def _hooks(project: Project) -> None:
+    settings = project.root / ".claude" / "settings.json"
+    settings.parent.mkdir(exist_ok=True)
+    command = {"type": "command"}
+    settings.write_text(json.dumps({"hooks": {
+        "SessionStart": [{"hooks": [{**command, "command": "echo started"}]}],
+        "UserPromptSubmit": [{"hooks": [{**command, "command": "echo context"}]}],
+        "PreToolUse": [{"matcher": "Bash", "hooks": [
+            {**command, "command": "echo out; echo err >&2"},
+            {**command, "command": "exit 2"},
+            {**command, "command": "sleep 30", "timeout": 1}]}],
+        "Stop": [{"hooks": [{**command, "command": "true"}]}],
+        "SessionEnd": [{"hooks": [{**command, "command": "true"}]}],
+    }}))
+
+
+def _kinds(records: list[dict]) -> list[str]:
+    return [r["type"] if r["type"] != "system" else
+            r["subtype"] + (f":{r['hook_name']}" if "hook_name" in r else "") for r in records]
+
+
+def test_hook_events_with_the_flag_and_session_start_always(project: Project) -> None:
+    _hooks(project)
+    project.api.script(Reply([tool_use("Bash", {"command": "echo hi"})]), Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", "--include-hook-events", *STREAM)
+    assert run.returncode == 0, run.stderr
+    records = run.records()
+    kinds = _kinds(records)
+    # As Claude Code orders them: the start's and the prompt's hooks before system/init,
+    # the Stop hooks after the last answer, nothing after the result (SessionEnd's unsaid).
+    assert kinds[:5] == ["hook_started:SessionStart:startup",
+                         "hook_response:SessionStart:startup",
+                         "hook_started:UserPromptSubmit", "hook_response:UserPromptSubmit",
+                         "init"]
+    assert kinds[-4:] == ["assistant", "hook_started:Stop", "hook_response:Stop", "result"]
+    pre = [r for r in records if r.get("hook_event") == "PreToolUse"]
+    assert len(pre) == 6 and len({r["hook_id"] for r in pre}) == 3
+    answers = {r["hook_id"]: r for r in pre if r["subtype"] == "hook_response"}
+    assert sorted((r["outcome"], r.get("exit_code")) for r in answers.values()) == [
+        ("cancelled", None), ("error", 2), ("success", 0)]
+    said = next(r for r in answers.values() if r["outcome"] == "success")
+    assert (said["stdout"], said["stderr"], said["output"]) == ("out\n", "err\n", "out\nerr\n")
+    assert set(said) == {"type", "subtype", "hook_id", "hook_name", "hook_event", "output",
+                         "stdout", "stderr", "exit_code", "outcome", "uuid", "session_id"}
+    started = next(r for r in pre if r["subtype"] == "hook_started")
+    assert set(started) == {"type", "subtype", "hook_id", "hook_name", "hook_event", "uuid",
+                            "session_id"}
+
+    project.api.script(Reply([text("done")]))
+    run = project.run("-p", "go", *STREAM)
+    assert _kinds(run.records()) == ["hook_started:SessionStart:startup",
+                                     "hook_response:SessionStart:startup", "init", "assistant",
+                                     "result"]
