@@ -83,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="MCP servers from JSON files or strings: {\"mcpServers\": {...}}")
     p.add_argument("--strict-mcp-config", action="store_true",
                    help="use only the MCP servers of --mcp-config")
+    p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
+                   help="(accepted; cc loads no plugins yet)")
+    p.add_argument("--debug-to-stderr", action="store_true", help="cc's debug log on stderr")
     return p
 
 

@@ -44,6 +44,12 @@ def run(argv: list[str] | None = None) -> int:
     if subcommand is not None:  # `mcp list` and the like: handled here, not by the model
         return run_subcommand(*subcommand)
     args = parser.parse_args(argv)
+    if args.debug_to_stderr:
+        import logging
+
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                            format="%(asctime)s [%(levelname)s] %(name)s: %(message)s")
+        logging.getLogger("cc").setLevel(logging.DEBUG)
     try:
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)

@@ -70,6 +70,8 @@ class SessionOptions:
     #: `--include-hook-events`: stream-json records every hook command's start and end
     #: (SessionStart's are always there).
     include_hook_events: bool = False
+    #: `--plugin-dir`: plugins asked for, which cc cannot load yet (system/init says so).
+    plugin_dirs: tuple[str, ...] = ()
     #: What start-up should tell the user about these options (a value ignored).
     warnings: tuple[str, ...] = ()
 
@@ -113,6 +115,7 @@ def resolve_options(
         mcp_configs=tuple(args.mcp_config),
         strict_mcp_config=args.strict_mcp_config,
         include_hook_events=args.include_hook_events,
+        plugin_dirs=_plugin_dirs(args.plugin_dirs, warnings),
         warnings=tuple(warnings),
     )
 
@@ -171,6 +174,15 @@ def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
     return RequestControls(adaptive_thinking=adaptive, thinking_display=args.thinking_display,
                            effort=effort, task_budget=args.task_budget,
                            betas=tuple(dict.fromkeys(betas)))
+
+
+def _plugin_dirs(dirs: list[str], warnings: list[str]) -> tuple[str, ...]:
+    """`--plugin-dir`s, absolute. cc has no plugins yet: the run goes on without them,
+    saying so once (an SDK program that passes plugins keeps working)."""
+    if dirs:
+        warnings.append("cc does not load plugins yet; going on without "
+                        + ", ".join(dirs) + " (--plugin-dir)")
+    return tuple(str(Path(d).expanduser().absolute()) for d in dirs)
 
 
 def _max_output_tokens(env: Mapping[str, str]) -> int | None:

@@ -44,7 +44,25 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
     }
     if session.options.controls.betas:
         record["betas"] = list(session.options.controls.betas)
+    if session.options.plugin_dirs:
+        record["plugin_errors"] = _plugin_errors(session.options.plugin_dirs)
     return record
+
+
+def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:
+    """Every `--plugin-dir`, as a plugin that did not load (cc has no plugins yet)."""
+    from pathlib import Path
+
+    errors = []
+    for i, folder in enumerate(dirs):
+        found = Path(folder).exists()
+        errors.append({
+            "plugin": f"inline[{i}]",
+            "type": "not-supported" if found else "path-not-found",
+            "message": "cc does not load plugins yet" if found else f"{folder} does not exist",
+            "path": folder,
+        })
+    return errors
 
 
 def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:

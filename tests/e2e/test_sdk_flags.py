@@ -126,3 +126,27 @@ def test_hook_events_with_the_flag_and_session_start_always(project: Project) ->
     assert _kinds(run.records()) == ["hook_started:SessionStart:startup",
                                      "hook_response:SessionStart:startup", "init", "assistant",
                                      "result"]
+
+
+def test_plugin_dirs_are_accepted_said_once_and_reported_as_not_loaded(project: Project) -> None:
+    (project.root / "plugins").mkdir()
+    project.api.script(Reply([text("ok")]))
+    run = project.run("-p", "hi", "--plugin-dir", "plugins", "--plugin-dir", "/no/such/dir",
+                      "--debug-to-stderr", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert run.stderr.count("--plugin-dir") == 1 and "/no/such/dir" in run.stderr
+    init = run.records()[0]
+    assert init["plugins"] == []
+    assert init["plugin_errors"] == [
+        {"plugin": "inline[0]", "type": "not-supported", "message": "cc does not load plugins yet",
+         "path": str(project.root / "plugins")},
+        {"plugin": "inline[1]", "type": "path-not-found",
+         "message": "/no/such/dir does not exist", "path": "/no/such/dir"}]
+
+
+def test_unknown_flags_still_fail_loudly(project: Project) -> None:
+    for args in (("--no-such-flag",), ("--max-turn", "1"), ("--fallback", "sonnet")):
+        run = project.run("-p", "hi", *args)
+        assert run.returncode == 1, args
+        assert args[0] in run.stderr
+    assert project.api.bodies == []
