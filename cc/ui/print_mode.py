@@ -206,6 +206,25 @@ async def run_print(
     return 1 if result["is_error"] else 0
 
 
+def startup_failed(session: Session, problem: str, output_format: str,
+                   out: IO[str] | None = None) -> int:
+    """The run could not start (a session to resume is missing, or the resume was
+    refused): said on stderr, and, in json and stream-json, as an error result whose
+    `errors` say it (what the Agent SDK raises), as Claude Code does. Exit status 1."""
+    print(f"Error: {problem}", file=sys.stderr)
+    if output_format in ("json", "stream-json"):
+        from cc.core.events import TurnSummary
+
+        options = session.options
+        summary = TurnSummary(session_id=options.session_id or new_uuid(), model=options.model)
+        record = result_record(Terminal("turn_setup_failed", error=problem), summary, None,
+                               failure=None, duration_ms=0, denials=())
+        stream = out or sys.stdout
+        stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stream.flush()
+    return 1
+
+
 def _write_result(
     turn: _Turn,
     turns: list[_Turn],

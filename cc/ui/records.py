@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from cc.models.catalog import model_info
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
-from cc.session.lines import now_timestamp
+from cc.session.lines import derived_uuid, now_timestamp
 
 if TYPE_CHECKING:
     from cc.app.session import Session
@@ -95,11 +95,12 @@ def _agent_types(engine: QueryEngine) -> list[str]:
 
 def assistant_records(message: AssistantMessage, session_id: str,
                       agent: AgentInfo | None = None) -> list[dict[str, Any]]:
-    """One record per content block, all sharing the message id (as Claude Code does).
-    A sub-agent's (`agent`) carry its Agent call's id and leave its text out, as Claude
-    Code does without --forward-subagent-text."""
+    """One record per content block, all sharing the message id (as Claude Code does),
+    each with the uuid of the transcript line that holds the block (what
+    `--resume-session-at` takes). A sub-agent's (`agent`) carry its Agent call's id and
+    leave its text out, as Claude Code does without --forward-subagent-text."""
     records = []
-    for block in message.content:
+    for i, block in enumerate(message.content):
         if agent is not None and isinstance(block, TextBlock):
             continue
         records.append(
@@ -117,7 +118,7 @@ def assistant_records(message: AssistantMessage, session_id: str,
                 },
                 "parent_tool_use_id": None,
                 "session_id": session_id,
-                "uuid": new_uuid(),
+                "uuid": message.uuid if i == 0 else derived_uuid(message.uuid, i),
                 "timestamp": now_timestamp(),
                 **_agent_fields(agent),
             }
