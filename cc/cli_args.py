@@ -78,6 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-r", "--resume", nargs="?", const="", help="resume a conversation by id")
     p.add_argument("--session-id", help="use this UUID as the session id")
     p.add_argument("--fork-session", action="store_true")
+    p.add_argument("--session-mirror", action="store_true",
+                   help="with stream-json: every transcript line also as a frame on stdout")
     p.add_argument("--resume-session-at", help="with --resume: the conversation as it stood "
                    "at this message (uuid)")
     p.add_argument("--resume-drops-turn", help="with --resume-session-at: refuse unless what "

@@ -84,6 +84,10 @@ def _run_print(args: argparse.Namespace) -> int:
         raise UsageError("--resume needs a session id in print mode")
     prompt = _print_prompt(args)
     session = _startup(args)
+    if args.session_mirror and args.output_format == "stream-json":
+        from cc.ui.print_mode import mirror_frames
+
+        session.transcript_mirror = mirror_frames(sys.stdout)
     import asyncio
 
     async def run() -> int:
@@ -266,6 +270,7 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
         persist=not (args.no_session_persistence and args.print_mode),
         resume_at=args.resume_session_at,
         drops_turn=args.resume_drops_turn,
+        mirror=session.transcript_mirror,
     )
     session.resumed = attach_session(
         session.engine, choice, cwd=session.cwd, config=session.config_dir,

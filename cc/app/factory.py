@@ -399,6 +399,7 @@ def _transcript(spec: AgentSpec, path: Path, session: Session) -> TranscriptWrit
                               version=__version__)
     if spec.identity is not None:
         writer.extra = sidechain_fields(spec.identity)
+    writer.mirror = session.transcript_mirror
     return writer
 
 

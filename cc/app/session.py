@@ -39,6 +39,7 @@ if TYPE_CHECKING:
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
+    from cc.session.transcript import TranscriptMirror
     from cc.team.session import TeamSession
     from cc.tools.base import Tool
     from cc.tools.registry import ToolRegistry
@@ -87,6 +88,9 @@ class Session:
         #: Told of every hook command's start and end, in any of the session's agents
         #: (print mode's hook records).
         self.hook_watchers: list[HookWatcher] = []
+        #: `--session-mirror`: told of every line the session's transcripts get (set
+        #: before `open()`).
+        self.transcript_mirror: TranscriptMirror | None = None
 
     # -- the facts -----------------------------------------------------------------------
 

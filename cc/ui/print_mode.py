@@ -55,9 +55,12 @@ from cc.ui.records import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cc.app.session import Session
     from cc.core.query_engine import QueryEngine
     from cc.hooks.lifecycle import HookNote
+    from cc.session.transcript import TranscriptMirror
 
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
 _ERROR_TEXT = {
@@ -204,6 +207,18 @@ async def run_print(
     if interrupt.signum is not None:
         return _SIGNAL_EXIT[signal.Signals(interrupt.signum)]
     return 1 if result["is_error"] else 0
+
+
+def mirror_frames(out: IO[str]) -> TranscriptMirror:
+    """`--session-mirror`: each batch of transcript lines, as it goes on file, written as
+    a `transcript_mirror` frame (the Agent SDK hands them to its session store)."""
+
+    def frame(path: Path, lines: list[dict[str, Any]]) -> None:
+        out.write(json.dumps({"type": "transcript_mirror", "filePath": str(path),
+                              "entries": lines}, ensure_ascii=False) + "\n")
+        out.flush()
+
+    return frame
 
 
 def startup_failed(session: Session, problem: str, output_format: str,

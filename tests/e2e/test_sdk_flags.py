@@ -150,3 +150,24 @@ def test_unknown_flags_still_fail_loudly(project: Project) -> None:
         assert run.returncode == 1, args
         assert args[0] in run.stderr
     assert project.api.bodies == []
+
+
+def test_session_mirror_frames_carry_every_transcript_line(project: Project) -> None:
+    (project.root / "f.txt").write_text("x")
+    project.api.script(Reply([tool_use("Read", {"file_path": str(project.root / "f.txt")})]),
+                       Reply([text("read")]))
+    run = project.run("-p", "read f.txt", "--session-mirror", *STREAM)
+    assert run.returncode == 0, run.stderr
+    frames = [r for r in run.records() if r["type"] == "transcript_mirror"]
+    [path] = project.config.glob("projects/*/*.jsonl")
+    assert {f["filePath"] for f in frames} == {str(path)}
+    assert all(set(f) == {"type", "filePath", "entries"} for f in frames)
+    on_file = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [e for f in frames for e in f["entries"]] == on_file
+    assert run.records()[-1]["type"] == "result"
+
+    project.api.script(Reply([text("quiet")]), Reply([text("quiet")]))
+    plain = project.run("-p", "hi", *STREAM)
+    assert not any(r["type"] == "transcript_mirror" for r in plain.records())
+    text_mode = project.run("-p", "hi", "--session-mirror")
+    assert text_mode.stdout == "quiet\n"
