@@ -64,15 +64,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--permission-mode", choices=PERMISSION_MODES)
     p.add_argument("--dangerously-skip-permissions", action="store_true",
                    help="run every tool without asking (bypassPermissions)")
+    # (a list flag given twice keeps both lists, as Claude Code's does)
     p.add_argument("--allowedTools", "--allowed-tools", dest="allowed_tools", nargs="+",
-                   default=[], help="permission rules to allow")
+                   action="extend", default=[], help="permission rules to allow")
     p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools",
-                   nargs="+", default=[], help="permission rules to deny")
+                   nargs="+", action="extend", default=[], help="permission rules to deny")
     p.add_argument("--agents", help='custom sub-agents as JSON: '
                    '{"name": {"description": "...", "prompt": "...", "tools": [...]}}')
     p.add_argument("--settings", help="a settings file or JSON string")
     p.add_argument("--setting-sources", help="which settings to load: user,project,local")
-    p.add_argument("--add-dir", dest="add_dir", nargs="+", default=[])
+    p.add_argument("--add-dir", dest="add_dir", nargs="+", action="extend", default=[],
+                   help="more folders the tools may work in")
     p.add_argument("-c", "--continue", dest="continue_", action="store_true",
                    help="continue the most recent conversation in this folder")
     p.add_argument("-r", "--resume", nargs="?", const="", help="resume a conversation by id")
@@ -85,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume-drops-turn", help="with --resume-session-at: refuse unless what "
                    "is left out is the turn of this prompt (uuid)")
     p.add_argument("--no-session-persistence", action="store_true")
-    p.add_argument("--mcp-config", dest="mcp_config", nargs="+", default=[],
+    p.add_argument("--mcp-config", dest="mcp_config", nargs="+", action="extend", default=[],
                    help="MCP servers from JSON files or strings: {\"mcpServers\": {...}}")
     p.add_argument("--strict-mcp-config", action="store_true",
                    help="use only the MCP servers of --mcp-config")
