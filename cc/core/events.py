@@ -200,6 +200,8 @@ class TurnSummary:
     total_tokens: int = 0
     tool_uses: int = 0
     duration_ms: int = 0
+    #: How long the turn took to reach the model and hear back (`cc.core.timing`).
+    timing: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

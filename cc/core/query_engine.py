@@ -35,6 +35,7 @@ from cc.core.news import NewsQueue, Source
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_loop import ContextManager, LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
+from cc.core.timing import TurnTiming
 from cc.core.toolset import Toolset
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
@@ -128,6 +129,8 @@ class QueryEngine:
         self.last_state: QueryState | None = None
         #: Where the current (or last) turn started: clock, tokens, tool uses so far.
         self._turn_start = (0.0, 0, 0)
+        #: How long the current (or last) turn took to reach the model and hear back.
+        self._timing = TurnTiming(0.0)
         self._tool_uses = 0
         #: Where the conversation is saved as it happens (None: not saved), and how
         #: to start a new one for a new session id (after /clear).
@@ -317,6 +320,7 @@ class QueryEngine:
         state = QueryState(model=self.config.model, max_turns=self.config.max_turns)
         self.last_state = state
         self._turn_start = (self._clock(), self.usage.total.tokens, self._tool_uses)
+        self._timing = TurnTiming(self._turn_start[0])
         deps = LoopDeps(
             client=self.client,
             executor=self.executor,
@@ -340,6 +344,7 @@ class QueryEngine:
         ours = messages is self.messages
         try:
             async for event in query_loop(messages, state, deps):
+                self._timing.saw(event, self._clock)
                 if ours:
                     if isinstance(event, ToolDone):
                         self._save_result(event)
@@ -399,6 +404,7 @@ class QueryEngine:
             total_tokens=self.usage.total.tokens - tokens,
             tool_uses=self._tool_uses - tools,
             duration_ms=int((self._clock() - started) * 1000) if state else 0,
+            timing=self._timing.fields,
         )
 
     async def wait_for_background(self) -> bool:

@@ -544,9 +544,8 @@ async def _stream(
 
 def _error_terminal(error: ModelCallError) -> Terminal:
     reason = "prompt_too_long" if isinstance(error, PromptTooLongError) else "api_error"
-    return Terminal(
-        reason, error=error.message, error_kind=error.kind, details={"status": error.status}
-    )
+    return Terminal(reason, error=error.message, error_kind=error.kind,
+                    details={"status": error.status, "type": error.api_type})
 
 
 def _cut_off_call(assistant: AssistantMessage) -> ToolUseBlock | None:

@@ -59,6 +59,7 @@ def classify(exc: BaseException) -> ModelCallError:
         return exc
     error = _classify(exc)
     error.endpoint = error.endpoint or _endpoint_of(exc)
+    error.api_type = _api_type(exc)
     headers = _headers_of(exc)
     if headers is not None:
         error.retry_after = retry_after(headers)
@@ -158,6 +159,14 @@ def retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time
         return max(0.0, parsedate_to_datetime(value).timestamp() - now())
     except (TypeError, ValueError, IndexError):
         return None
+
+
+def _api_type(exc: BaseException) -> str | None:
+    """The error's type as the API named it (`overloaded_error`), if it did."""
+    body: Any = getattr(exc, "body", None)
+    err = body.get("error") if isinstance(body, dict) else None
+    kind = err.get("type") if isinstance(err, dict) else getattr(exc, "type", None)
+    return kind if isinstance(kind, str) and kind else None
 
 
 def _api_message(exc: BaseException) -> str:
@@ -270,4 +279,5 @@ def _gave_up(error: ModelCallError, attempts: int) -> ModelCallError:
         text = f"{error.message}: could not reach {where} after {attempts} attempts"
     else:
         text = f"{error.message} (from {where}; gave up after {attempts} attempts)"
-    return ModelCallError(text, kind=error.kind, status=error.status, endpoint=error.endpoint)
+    return ModelCallError(text, kind=error.kind, status=error.status, endpoint=error.endpoint,
+                          api_type=error.api_type)

@@ -88,3 +88,14 @@ def model_info(model: str) -> ModelInfo:
         if model_id.startswith(prefix + "-"):
             return dataclasses.replace(info, id=model_id)
     return ModelInfo(model_id, _UNKNOWN_WINDOW, _UNKNOWN_OUTPUT, _UNKNOWN_PRICES)
+
+
+def canonical_model(model: str) -> str:
+    """The catalog's id for `model` (a dated id's base, the 1M spelling's model); an id
+    the catalog does not know is its own."""
+    model_id = resolve_model(model)
+    if model_id.lower().endswith(ONE_MILLION_SUFFIX):
+        model_id = model_id[: -len(ONE_MILLION_SUFFIX)]
+    if model_id in _MODELS:
+        return model_id
+    return next((known for known in _MODELS if model_id.startswith(known + "-")), model_id)

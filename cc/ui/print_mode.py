@@ -35,10 +35,12 @@ from cc.core.events import (
     Terminal,
     ToolDone,
     ToolStart,
+    TurnSummary,
     UserEvent,
 )
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
+from cc.models.usage import UsageTotals
 from cc.ui.records import (
     assistant_records,
     background_records,
@@ -161,12 +163,23 @@ async def run_print(
     interrupt = _Interrupt()
     loop = asyncio.get_running_loop()
 
+    reported = UsageTotals()
+
+    def usage_since_last(summary: TurnSummary) -> UsageTotals | None:
+        """What the session used since the previous result (records only)."""
+        nonlocal reported
+        if not records:
+            return None
+        since, reported = summary.usage.since(reported), summary.usage
+        return since
+
     def finished_turn(turn: _Turn) -> None:
         """A turn before the last one (background agents started another): its result."""
         terminal = turn.terminal or Terminal("turn_setup_failed")
-        record = result_record(terminal, terminal.summary or engine.summarize(), turn.last,
-                               failure=None, duration_ms=int((time.monotonic() - started) * 1000),
-                               denials=engine.denials)
+        summary = terminal.summary or engine.summarize()
+        record = result_record(terminal, summary, turn.last, failure=None,
+                               duration_ms=int((time.monotonic() - started) * 1000),
+                               denials=engine.denials, since_last=usage_since_last(summary))
         if records:
             emit(_numbered(record, len(turns) - 1))
 
@@ -196,7 +209,7 @@ async def run_print(
             if records:
                 _emit_interrupted(engine, turn, emit)
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
-                               collected, emit)
+                               collected, emit, usage_since_last)
         session.hook_watchers.clear()  # the result is the last record (SessionEnd's unsaid)
         # The answer is out; a memory extraction still running may finish, briefly.
         await _bounded(_ending(session, drain=not interrupt.happened), interrupt)
@@ -228,8 +241,6 @@ def startup_failed(session: Session, problem: str, output_format: str,
     `errors` say it (what the Agent SDK raises), as Claude Code does. Exit status 1."""
     print(f"Error: {problem}", file=sys.stderr)
     if output_format in ("json", "stream-json"):
-        from cc.core.events import TurnSummary
-
         options = session.options
         summary = TurnSummary(session_id=options.session_id or new_uuid(), model=options.model)
         record = result_record(Terminal("turn_setup_failed", error=problem), summary, None,
@@ -250,13 +261,14 @@ def _write_result(
     out: IO[str],
     collected: list[dict[str, Any]] | None,
     emit: Callable[[dict[str, Any]], None],
+    usage_since_last: Callable[[TurnSummary], UsageTotals | None],
 ) -> dict[str, Any]:
     """The last turn's result, written in the output format; the record."""
     terminal = turn.terminal or Terminal("turn_setup_failed")
     summary = terminal.summary or engine.summarize()  # an interrupted turn passed on none
     result = result_record(terminal, summary, turn.last, failure=failure,
                            duration_ms=int((time.monotonic() - started) * 1000),
-                           denials=engine.denials)
+                           denials=engine.denials, since_last=usage_since_last(summary))
     if len(turns) > 1:
         result = _numbered(result, len(turns) - 1)
     if output_format == "text":

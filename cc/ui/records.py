@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.models.catalog import model_info
+from cc.models.catalog import canonical_model, model_info
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.session.lines import derived_uuid, now_timestamp
@@ -23,7 +24,10 @@ if TYPE_CHECKING:
 
 
 def init_record(session: Session, version: str) -> dict[str, Any]:
+    """`system/init`: what the session is. What cc does not have is said as it is: no
+    protocol capabilities announced, fast mode off, no analytics nor feedback."""
     engine = session.engine
+    memory = session.memory_dir
     record = {
         "type": "system",
         "subtype": "init",
@@ -41,6 +45,16 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "skills": [],
         "plugins": [],
         "uuid": new_uuid(),
+        "capabilities": [],
+        "analytics_disabled": True,
+        "product_feedback_disabled": True,
+        "served_by_anthropic": _served_by_anthropic(session.credentials.base_url),
+        "sandbox_enabled": session.sandbox is not None,
+        "memory_paths": {"auto": f"{memory}/"} if memory is not None else {},
+        "original_cwd": str(session.cwd),
+        "additional_directories": [str(Path(d).expanduser().absolute())
+                                   for d in session.options.add_dirs],
+        "fast_mode_state": "off",
     }
     if session.options.controls.betas:
         record["betas"] = list(session.options.controls.betas)
@@ -49,10 +63,16 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
     return record
 
 
+def _served_by_anthropic(base_url: str | None) -> bool:
+    """Whether requests go to Anthropic's own API (not a gateway or another server)."""
+    from urllib.parse import urlparse
+
+    host = urlparse(base_url).hostname if base_url else "api.anthropic.com"
+    return host is not None and (host == "anthropic.com" or host.endswith(".anthropic.com"))
+
+
 def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:
     """Every `--plugin-dir`, as a plugin that did not load (cc has no plugins yet)."""
-    from pathlib import Path
-
     errors = []
     for i, folder in enumerate(dirs):
         found = Path(folder).exists()
@@ -303,18 +323,27 @@ def user_records(message: UserMessage, session_id: str,
 
 
 def usage_record(u: ModelUsage) -> dict[str, Any]:
+    """The result's `usage`, in the API's shape. What cc does not use is what it would
+    say: no geographic routing, no iterations, the standard tier and speed."""
     return {
         "input_tokens": u.input_tokens,
         "cache_creation_input_tokens": u.cache_creation_input_tokens,
         "cache_read_input_tokens": u.cache_read_input_tokens,
         "output_tokens": u.output_tokens,
+        "output_tokens_details": {"thinking_tokens": u.thinking_tokens},
         "server_tool_use": {"web_search_requests": u.web_search_requests, "web_fetch_requests": 0},
         "service_tier": "standard",
-        "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+        "cache_creation": {"ephemeral_1h_input_tokens": u.cache_creation_1h_tokens,
+                           "ephemeral_5m_input_tokens": u.cache_creation_5m_tokens},
+        "inference_geo": "",
+        "iterations": [],
+        "speed": "standard",
     }
 
 
 def model_usage_record(usage: UsageTotals) -> dict[str, Any]:
+    """`modelUsage`: per model, its counts and estimated cost (list prices, as cc talks
+    to the Anthropic API itself: `provider` firstParty, `costBasis` list)."""
     out = {}
     for model, u in usage.by_model.items():
         info = model_info(model)
@@ -327,6 +356,12 @@ def model_usage_record(usage: UsageTotals) -> dict[str, Any]:
             "costUSD": round(u.cost_usd(model), 6),
             "contextWindow": info.context_window,
             "maxOutputTokens": info.max_output_tokens,
+            "thinkingTokens": u.thinking_tokens,
+            "cacheCreationEphemeral5mInputTokens": u.cache_creation_5m_tokens,
+            "cacheCreationEphemeral1hInputTokens": u.cache_creation_1h_tokens,
+            "canonicalModel": canonical_model(model),
+            "provider": "firstParty",
+            "costBasis": "list",
         }
     return out
 
@@ -339,10 +374,16 @@ def result_record(
     failure: str | None,
     duration_ms: int,
     denials: Iterable[Denial],
+    since_last: UsageTotals | None = None,
+    queued_turns: int = 0,
 ) -> dict[str, Any]:
     """The final `result` record, from the turn's end and its summary. Error subtypes
-    carry `errors` and no `result`. `denials`: the calls refused in the session so far,
-    its agents' too, as the log holds them when the record is written."""
+    carry `errors` and no `result`; an answer, its timing and `api_error_status` (null);
+    an API error, its status and type. `denials`: the calls refused in the session so
+    far, its agents' too, as the log holds them when the record is written.
+    `since_last`: the usage since the previous result (stream-json says it);
+    `queued_turns`: prompts waiting behind this turn (none in print mode). cc has no
+    fast mode: `fast_mode_state` is always off."""
     record: dict[str, Any] = {
         "type": "result",
         "subtype": "success",
@@ -362,10 +403,13 @@ def result_record(
         record.update(subtype="error_max_budget_usd", is_error=True)
         record["errors"] = [terminal.error or "Reached the --max-budget-usd limit"]
     elif terminal.reason == "completed":
-        record["result"] = last.text if last else ""
+        record.update(result=last.text if last else "", api_error_status=None)
+        record.update(summary.timing)
     else:  # an API error: Claude Code reports it as the result text, is_error true
         record.update(is_error=True, result=terminal.error or "API error")
         record["api_error_status"] = terminal.details.get("status")
+        if terminal.details.get("type"):
+            record["api_error_type"] = terminal.details["type"]
     record.update(
         stop_reason=terminal.stop_reason,
         session_id=summary.session_id,
@@ -377,9 +421,14 @@ def result_record(
             for d in denials
         ],
         terminal_reason=terminal.reason,
+        fast_mode_state="off",
         safety_stops=summary.safety_stops,
         uuid=new_uuid(),
+        queued_turn_count=queued_turns,
+        result_index=0,
     )
+    if since_last is not None:
+        record["model_usage_since_last_result"] = model_usage_record(since_last)
     return record
 
 
