@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from cc import __version__
+
+N = TypeVar("N", int, float)
 
 OUTPUT_FORMATS = ("text", "json", "stream-json")
 PERMISSION_MODES = ("default", "acceptEdits", "plan", "bypassPermissions", "dontAsk", "manual")
@@ -19,6 +23,7 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="python -m cc",
+        allow_abbrev=False,  # as in Claude Code, `--max-turn` is no `--max-turns`
         description="cc: a terminal coding agent (a Python clone of Claude Code).",
         epilog="With no prompt and a terminal, the interactive session starts.",
     )
@@ -39,8 +44,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="full turn-by-turn output")
     p.add_argument("--include-partial-messages", action="store_true",
                    help="with stream-json: the response stream's events as they arrive")
+    p.add_argument("--include-hook-events", action="store_true",
+                   help="with stream-json: each hook command's start and end")
     p.add_argument("--model", help="model alias (opus, sonnet, haiku) or full model id")
+    p.add_argument("--fallback-model", help="models to move a turn to when its model is "
+                   "overloaded or missing (comma-separated, in order)")
+    p.add_argument("--betas", nargs="+", action="extend", default=[],
+                   help="more anthropic-beta headers for model requests")
+    p.add_argument("--thinking", choices=("enabled", "adaptive", "disabled"),
+                   help="thinking: the model paces it (adaptive, enabled) or none")
+    p.add_argument("--max-thinking-tokens", type=int,
+                   help="a fixed thinking budget in tokens (0: no thinking)")
+    p.add_argument("--thinking-display", choices=("summarized", "omitted", "highlights"),
+                   help="how the model's thinking text comes back")
+    p.add_argument("--effort", help="how hard the model works: low, medium, high, xhigh, max")
+    p.add_argument("--task-budget", type=_positive(int, "a positive whole number"),
+                   help="the task's token budget, which the model is told of")
     p.add_argument("--max-turns", type=int, help="stop after this many model turns (print mode)")
+    p.add_argument("--max-budget-usd", type=_positive(float, "a number greater than 0"),
+                   help="stop once the estimated cost reaches this many dollars (print mode)")
     p.add_argument("--tools", help='built-in tools to offer, e.g. "Read,Bash"; "" for none')
     p.add_argument("--system-prompt", help="replace the default system prompt")
     p.add_argument("--system-prompt-file", help="replace the system prompt with a file's text")
@@ -49,29 +71,55 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--permission-mode", choices=PERMISSION_MODES)
     p.add_argument("--dangerously-skip-permissions", action="store_true",
                    help="run every tool without asking (bypassPermissions)")
+    # (a list flag given twice keeps both lists, as Claude Code's does)
     p.add_argument("--allowedTools", "--allowed-tools", dest="allowed_tools", nargs="+",
-                   default=[], help="permission rules to allow")
+                   action="extend", default=[], help="permission rules to allow")
     p.add_argument("--disallowedTools", "--disallowed-tools", dest="disallowed_tools",
-                   nargs="+", default=[], help="permission rules to deny")
+                   nargs="+", action="extend", default=[], help="permission rules to deny")
     p.add_argument("--agents", help='custom sub-agents as JSON: '
                    '{"name": {"description": "...", "prompt": "...", "tools": [...]}}')
     p.add_argument("--settings", help="a settings file or JSON string")
     p.add_argument("--setting-sources", help="which settings to load: user,project,local")
-    p.add_argument("--add-dir", dest="add_dir", nargs="+", default=[])
+    p.add_argument("--add-dir", dest="add_dir", nargs="+", action="extend", default=[],
+                   help="more folders the tools may work in")
     p.add_argument("-c", "--continue", dest="continue_", action="store_true",
                    help="continue the most recent conversation in this folder")
     p.add_argument("-r", "--resume", nargs="?", const="", help="resume a conversation by id")
     p.add_argument("--session-id", help="use this UUID as the session id")
     p.add_argument("--fork-session", action="store_true")
+    p.add_argument("--session-mirror", action="store_true",
+                   help="with stream-json: every transcript line also as a frame on stdout")
+    p.add_argument("--resume-session-at", help="with --resume: the conversation as it stood "
+                   "at this message (uuid)")
+    p.add_argument("--resume-drops-turn", help="with --resume-session-at: refuse unless what "
+                   "is left out is the turn of this prompt (uuid)")
     p.add_argument("--no-session-persistence", action="store_true")
-    p.add_argument("--mcp-config", dest="mcp_config", nargs="+", default=[],
+    p.add_argument("--mcp-config", dest="mcp_config", nargs="+", action="extend", default=[],
                    help="MCP servers from JSON files or strings: {\"mcpServers\": {...}}")
     p.add_argument("--strict-mcp-config", action="store_true",
                    help="use only the MCP servers of --mcp-config")
     p.add_argument("--json-schema", dest="json_schema",
                    help="print mode: the answer as JSON conforming to this JSON Schema "
                         "(the result's structured_output)")
+    p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
+                   help="(accepted; cc loads no plugins yet)")
+    p.add_argument("--debug-to-stderr", action="store_true", help="cc's debug log on stderr")
     return p
+
+
+def _positive(kind: Callable[[str], N], what: str) -> Callable[[str], N]:
+    """A flag's value, which must be `what` (argparse reports the message)."""
+
+    def parse(text: str) -> N:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}")
+        return value
+
+    return parse
 
 
 def split_tool_list(values: list[str] | str | None) -> list[str]:

@@ -90,11 +90,14 @@ class ModelCallError(CCError):
         retryable: bool = False,
         retry_after: float | None = None,
         endpoint: str | None = None,
+        api_type: str | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.kind = kind
         self.status = status
+        #: The API's own name for the error (`invalid_request_error`, ...), when it said.
+        self.api_type = api_type
         self.retryable = retryable
         #: Seconds the server asked us to wait (retry-after / retry-after-ms), if it did.
         self.retry_after = retry_after

@@ -44,6 +44,15 @@ def run(argv: list[str] | None = None) -> int:
     if subcommand is not None:  # `mcp list` and the like: handled here, not by the model
         return run_subcommand(*subcommand)
     args = parser.parse_args(argv)
+    if problem := _resume_flags_problem(args):
+        print(f"Error: {problem}", file=sys.stderr)
+        return 1
+    if args.debug_to_stderr:
+        import logging
+
+        logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
+                            format="%(asctime)s [%(levelname)s] %(name)s: %(message)s")
+        logging.getLogger("cc").setLevel(logging.DEBUG)
     try:
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)
@@ -53,6 +62,16 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _resume_flags_problem(args: argparse.Namespace) -> str | None:
+    if args.resume_session_at is not None and not args.resume:
+        return "--resume-session-at goes with --resume"
+    if args.resume_drops_turn is not None and not args.resume_session_at:
+        return "--resume-drops-turn goes with --resume-session-at"
+    if args.resume_drops_turn == "":
+        return "--resume-drops-turn needs the uuid of the prompt of the turn left out"
+    return None
 
 
 def _run_print(args: argparse.Namespace) -> int:
@@ -67,12 +86,20 @@ def _run_print(args: argparse.Namespace) -> int:
         return _run_sdk(args)
     prompt = _print_prompt(args)
     session = _startup(args)
+    if args.session_mirror and args.output_format == "stream-json":
+        from cc.ui.print_mode import mirror_frames
+
+        session.transcript_mirror = mirror_frames(sys.stdout)
     import asyncio
 
     async def run() -> int:
-        from cc.ui.print_mode import run_print
+        from cc.ui.print_mode import run_print, startup_failed
 
-        await _open(args, session)
+        try:
+            await _open(args, session)
+        except UsageError as exc:  # the session it continues is missing, or refused
+            await session.close()
+            return startup_failed(session, str(exc), args.output_format)
         return await run_print(session, prompt, args.output_format,
                                verbose=args.verbose, partial=args.include_partial_messages)
 
@@ -230,6 +257,7 @@ def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
             _warn([problem])
         credentials.api_key, credentials.from_helper = key, key is not None
     options = resolve_options(args, settings)
+    _warn(options.warnings)
     if interactive:
         import dataclasses
 
@@ -265,6 +293,9 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
         fork=args.fork_session,
         fixed_id=bool(args.session_id),
         persist=not (args.no_session_persistence and args.print_mode),
+        resume_at=args.resume_session_at,
+        drops_turn=args.resume_drops_turn,
+        mirror=session.transcript_mirror,
     )
     session.resumed = attach_session(
         session.engine, choice, cwd=session.cwd, config=session.config_dir,

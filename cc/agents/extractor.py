@@ -147,6 +147,7 @@ class ExtractionCoordinator:
         spec = AgentSpec(model=engine.model, system=list(engine.config.system),
                          permission_mode="dontAsk", tools=tuple(engine.registry.names),
                          max_turns=MAX_TURNS, thinking_budget=engine.config.thinking_budget,
+                         controls=engine.config.controls.without_task_budget(),
                          max_output_tokens=engine.config.max_output_tokens,
                          session_id=engine.session_id, internal=True,
                          gate=MemoryOnlyGate(self.folder, self.host.cwd),

@@ -298,6 +298,8 @@ async def launch(parent: QueryEngine, host: AgentHost, definition: AgentDefiniti
         tools=tools,
         max_turns=definition.max_turns,
         thinking_budget=parent.config.thinking_budget,
+        fallback_models=parent.config.fallback_models,
+        controls=parent.config.controls,
         max_output_tokens=parent.config.max_output_tokens,
         session_id=parent.session_id,
         identity=info,

@@ -94,6 +94,9 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         max_turns=options.max_turns,
         thinking_budget=options.thinking_budget,
         max_output_tokens=options.max_output_tokens,
+        max_budget_usd=None if options.interactive else options.max_budget_usd,
+        fallback_models=options.fallback_models,
+        controls=options.controls,
         session_id=options.session_id,
         allowed_tools=options.allowed_tools,
         disallowed_tools=options.disallowed_tools,
@@ -226,6 +229,9 @@ async def build_engine(
         max_output_tokens=spec.max_output_tokens,
         structured_output=spec.structured_output_retries
         if spec.json_schema is not None else None,
+        max_budget_usd=spec.max_budget_usd,
+        fallback_models=spec.fallback_models,
+        controls=spec.controls,
     )
     if spec.session_id:
         config.session_id = spec.session_id
@@ -403,6 +409,7 @@ def _transcript(spec: AgentSpec, path: Path, session: Session) -> TranscriptWrit
                               version=__version__)
     if spec.identity is not None:
         writer.extra = sidechain_fields(spec.identity)
+    writer.mirror = session.transcript_mirror
     return writer
 
 
@@ -421,7 +428,8 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     config.add(session.host_hooks)
     warnings += problems
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
-                      project_dir=session.cwd, permission_mode=permission_mode)
+                      project_dir=session.cwd, permission_mode=permission_mode,
+                      watcher=session.watch_hook)
 
 
 def _tool_search(session: Session) -> bool:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
 from cc.config.env import truthy
+from cc.core.controls import RequestControls
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
@@ -36,7 +37,13 @@ class SessionOptions:
     model: str
     permission_mode: str
     max_turns: int | None = None
+    #: `--max-budget-usd` (print mode): the turn ends once the estimated cost reaches it.
+    max_budget_usd: float | None = None
+    #: `--fallback-model a,b`: the models a turn moves to when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
     thinking_budget: int | None = None
+    #: Thinking mode and display, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = RequestControls()
     max_output_tokens: int | None = None
     allowed_tools: tuple[str, ...] = ()
     disallowed_tools: tuple[str, ...] = ()
@@ -69,6 +76,13 @@ class SessionOptions:
     #: it, and MAX_STRUCTURED_OUTPUT_RETRIES calls that do not conform end the turn.
     json_schema: dict[str, Any] | None = None
     structured_output_retries: int = 5
+    #: `--include-hook-events`: stream-json records every hook command's start and end
+    #: (SessionStart's are always there).
+    include_hook_events: bool = False
+    #: `--plugin-dir`: plugins asked for, which cc cannot load yet (system/init says so).
+    plugin_dirs: tuple[str, ...] = ()
+    #: What start-up should tell the user about these options (a value ignored).
+    warnings: tuple[str, ...] = ()
 
     @property
     def someone_answers(self) -> bool:
@@ -93,11 +107,15 @@ def resolve_options(
     tools = None
     if args.tools is not None and args.tools.strip().lower() != "default":
         tools = tuple(split_tool_list(args.tools))
+    warnings: list[str] = []
     return SessionOptions(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
         max_turns=args.max_turns or None,  # 0 means no limit, as in Claude Code
-        thinking_budget=_thinking_budget(settings, env),
+        max_budget_usd=args.max_budget_usd,
+        fallback_models=_fallback_models(args.fallback_model),
+        thinking_budget=_thinking_budget(args, settings, env),
+        controls=_controls(args, warnings),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),
         disallowed_tools=tuple(split_tool_list(args.disallowed_tools)),
@@ -116,6 +134,9 @@ def resolve_options(
         and getattr(args, "permission_prompt_tool", None) == "stdio",
         json_schema=_json_schema(args.json_schema),
         structured_output_retries=_structured_output_retries(env),
+        include_hook_events=args.include_hook_events,
+        plugin_dirs=_plugin_dirs(args.plugin_dirs, warnings),
+        warnings=tuple(warnings),
     )
 
 
@@ -126,7 +147,22 @@ def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str])
     return resolve_model(str(chosen or DEFAULT_MODEL))
 
 
-def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:
+def _fallback_models(value: str | None) -> tuple[str, ...]:
+    """`--fallback-model`'s models (aliases resolved), in order, each once."""
+    from cc.models.catalog import resolve_model
+
+    names = [resolve_model(n) for n in (value or "").split(",") if n.strip()]
+    return tuple(dict.fromkeys(names))
+
+
+def _thinking_budget(args: argparse.Namespace, settings: Settings,
+                     env: Mapping[str, str]) -> int | None:
+    """A fixed thinking budget: `--max-thinking-tokens` (0: none), else the environment's
+    or the settings'; `--thinking disabled` turns every one off."""
+    if args.thinking == "disabled":
+        return None
+    if args.max_thinking_tokens is not None:
+        return args.max_thinking_tokens if args.max_thinking_tokens > 0 else None
     raw = env.get("MAX_THINKING_TOKENS")
     if raw:
         try:
@@ -136,6 +172,37 @@ def _thinking_budget(settings: Settings, env: Mapping[str, str]) -> int | None:
     if settings.get("alwaysThinkingEnabled") is True:
         return 31_999
     return None
+
+
+def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
+    """What the thinking, effort, task budget and beta flags ask of every request."""
+    from cc.core.controls import ALLOWED_BETAS, EFFORT_LEVELS
+
+    effort = args.effort
+    if effort is not None and effort not in EFFORT_LEVELS:
+        warnings.append(f"--effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
+                        "the model's default effort is used")
+        effort = None
+    betas = []
+    for beta in split_tool_list(args.betas):
+        if beta in ALLOWED_BETAS:
+            betas.append(beta)
+        else:
+            warnings.append(f"--betas {beta!r} is not sent: the betas that may be added "
+                            f"are {', '.join(ALLOWED_BETAS)}")
+    adaptive = args.thinking in ("adaptive", "enabled") and args.max_thinking_tokens is None
+    return RequestControls(adaptive_thinking=adaptive, thinking_display=args.thinking_display,
+                           effort=effort, task_budget=args.task_budget,
+                           betas=tuple(dict.fromkeys(betas)))
+
+
+def _plugin_dirs(dirs: list[str], warnings: list[str]) -> tuple[str, ...]:
+    """`--plugin-dir`s, absolute. cc has no plugins yet: the run goes on without them,
+    saying so once (an SDK program that passes plugins keeps working)."""
+    if dirs:
+        warnings.append("cc does not load plugins yet; going on without "
+                        + ", ".join(dirs) + " (--plugin-dir)")
+    return tuple(str(Path(d).expanduser().absolute()) for d in dirs)
 
 
 def _max_output_tokens(env: Mapping[str, str]) -> int | None:

@@ -33,12 +33,14 @@ if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec
     from cc.hooks.config import HookMatcher
+    from cc.hooks.lifecycle import HookNote, HookWatcher
     from cc.input.prepare import PreparedInput
     from cc.mcp.approval import ServerAnswer
     from cc.mcp.hub import McpHub
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
+    from cc.session.transcript import TranscriptMirror
     from cc.team.session import TeamSession
     from cc.tools.base import Tool
     from cc.tools.registry import ToolRegistry
@@ -87,6 +89,12 @@ class Session:
         self.host_hooks: list[HookMatcher] = []
         self._client: ModelClient | None = None
         self._notes: list[str] = []
+        #: Told of every hook command's start and end, in any of the session's agents
+        #: (print mode's hook records).
+        self.hook_watchers: list[HookWatcher] = []
+        #: `--session-mirror`: told of every line the session's transcripts get (set
+        #: before `open()`).
+        self.transcript_mirror: TranscriptMirror | None = None
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -180,6 +188,11 @@ class Session:
             from cc.tools.plan_mode import entered_message
 
             self._notes.append(entered_message(plan_file))
+
+    def watch_hook(self, note: HookNote) -> None:
+        """A hook command started or ended (the hook runners of every agent call this)."""
+        for watcher in self.hook_watchers:
+            watcher(note)
 
     def take_notes(self) -> list[str]:
         """What the session has to tell the main agent with its next request (it starts

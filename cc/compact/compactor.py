@@ -223,7 +223,7 @@ class Compactor:
         request = summary_request(
             messages, model=engine.model, max_tokens=_cap(engine), system=config.system,
             tools=engine.toolset.definitions(), thinking_budget=config.thinking_budget,
-            custom=custom)
+            controls=config.controls.without_task_budget(), custom=custom)
         answer = await self._ask(request)
         if answer is None:
             answer = await self._ask(fallback_request(messages, model=engine.model,

@@ -15,6 +15,7 @@ from string import Template
 from typing import Any
 
 from cc.core.client import ModelRequest
+from cc.core.controls import RequestControls
 from cc.models.content_blocks import TextBlock, ToolResultBlock, ToolUseBlock
 from cc.models.messages import (
     AssistantMessage,
@@ -48,13 +49,15 @@ def summary_request(
     system: Sequence[PromptSection],
     tools: list[dict[str, Any]],
     thinking_budget: int | None,
+    controls: RequestControls | None = None,
     custom: str | None = None,
 ) -> ModelRequest:
     """The main request plus the instruction, as the last user text."""
     asked = [*messages, UserMessage.text(instruction(custom))]
     return ModelRequest(model=model, max_tokens=max_tokens, system=system,
                         messages=normalize_messages_for_api(asked), tools=tools,
-                        thinking_budget=thinking_budget)
+                        thinking_budget=thinking_budget,
+                        controls=controls or RequestControls())
 
 
 def fallback_request(messages: Sequence[Message], *, model: str, max_tokens: int,

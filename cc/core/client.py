@@ -24,9 +24,10 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from cc.core.controls import RequestControls
 from cc.core.events import BlockComplete, StreamEvent, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError, StreamBrokenError
-from cc.models.catalog import ONE_MILLION_SUFFIX
+from cc.models.catalog import ONE_MILLION_SUFFIX, model_info
 from cc.models.content_blocks import TextBlock, ThinkingBlock, ToolUseBlock, parse_block
 from cc.models.messages import AssistantMessage
 from cc.prompts.builder import PromptSection
@@ -126,16 +127,22 @@ class ModelRequest:
     tool_choice: dict[str, Any] | None = None
     #: Extra HTTP headers (a sub-agent's `x-claude-code-agent-id`).
     headers: dict[str, str] = field(default_factory=dict)
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = field(default_factory=RequestControls)
 
     def to_params(self) -> dict[str, Any]:
         model, headers = self.model, dict(self.headers)
+        info = model_info(model)
+        betas = [b for b in headers.pop("anthropic-beta", "").split(",") if b]
         if model.lower().endswith(ONE_MILLION_SUFFIX):
             # Claude Code's spelling of the 1M window: the id without it, and the beta.
             model = model[: -len(ONE_MILLION_SUFFIX)]
-            headers["anthropic-beta"] = CONTEXT_1M_BETA
+            betas.append(CONTEXT_1M_BETA)
         if any(t.get("defer_loading") for t in self.tools):  # deferred tools need it
-            betas = [b for b in headers.get("anthropic-beta", "").split(",") if b]
-            headers["anthropic-beta"] = ",".join([*betas, TOOL_SEARCH_BETA])
+            betas.append(TOOL_SEARCH_BETA)
+        betas += self.controls.beta_headers(info)
+        if betas:
+            headers["anthropic-beta"] = ",".join(dict.fromkeys(betas))
         params: dict[str, Any] = {
             "model": model,
             "max_tokens": self.max_tokens,
@@ -148,10 +155,12 @@ class ModelRequest:
             params["tools"] = self.tools
         if self.tool_choice is not None:
             params["tool_choice"] = self.tool_choice
-        if self.thinking_budget:
-            budget = min(self.thinking_budget, self.max_tokens - 1)
-            if budget >= 1024:
-                params["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        thinking = self.controls.thinking(info, self.max_tokens, self.thinking_budget)
+        if thinking is not None:
+            params["thinking"] = thinking
+        output_config = self.controls.output_config(info)
+        if output_config:
+            params["output_config"] = {**params.get("output_config", {}), **output_config}
         if headers:
             params["extra_headers"] = headers
         return params
@@ -187,7 +196,7 @@ def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, An
 
 
 #: Params the SDK's per-request transform would walk (they are already in wire format).
-_WIRE_READY = ("messages", "system", "tools", "thinking")
+_WIRE_READY = ("messages", "system", "tools", "thinking", "output_config")
 
 
 def sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:

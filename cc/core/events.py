@@ -111,6 +111,23 @@ class RetryEvent:
 
 
 @dataclass(frozen=True)
+class ModelFallback:
+    """The turn moved from `original` to `fallback` (`--fallback-model`) because of
+    `trigger`: model_not_found, server_error or overloaded."""
+
+    original: str
+    fallback: str
+    trigger: str
+
+    @property
+    def summary(self) -> str:
+        """One line for a person."""
+        why = {"model_not_found": "was not found", "overloaded": "is overloaded"}.get(
+            self.trigger, "answered with a server error")
+        return f"{self.original} {why}; this turn goes on with {self.fallback}"
+
+
+@dataclass(frozen=True)
 class Notice:
     text: str
     level: str = "info"
@@ -186,6 +203,8 @@ class TurnSummary:
     total_tokens: int = 0
     tool_uses: int = 0
     duration_ms: int = 0
+    #: How long the turn took to reach the model and hear back (`cc.core.timing`).
+    timing: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -221,6 +240,7 @@ Event = (
     | ToolDone
     | UserEvent
     | RetryEvent
+    | ModelFallback
     | Notice
     | PermissionDenied
     | PermissionAsked

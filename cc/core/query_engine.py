@@ -17,6 +17,8 @@ from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
+from cc.core.budget import Budget
+from cc.core.controls import RequestControls
 from cc.core.denials import Denial, DenialLog
 from cc.core.events import (
     AssistantEvent,
@@ -33,6 +35,7 @@ from cc.core.news import NewsQueue, Source
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_loop import ContextManager, LoopDeps, ModelStreamer, query_loop, result_line
 from cc.core.supervisor import Supervisor
+from cc.core.timing import TurnTiming
 from cc.core.toolset import Toolset
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage, new_uuid, system_reminder
@@ -88,6 +91,12 @@ class EngineConfig:
     #: The answer is a StructuredOutput call, and this many that do not conform end a
     #: turn (`--json-schema`); None: the answer is the model's text.
     structured_output: int | None = None
+    #: `--max-budget-usd`: what the session may spend (its agents' spending included).
+    max_budget_usd: float | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = field(default_factory=RequestControls)
 
 
 class QueryEngine:
@@ -123,6 +132,8 @@ class QueryEngine:
         self.last_state: QueryState | None = None
         #: Where the current (or last) turn started: clock, tokens, tool uses so far.
         self._turn_start = (0.0, 0, 0)
+        #: How long the current (or last) turn took to reach the model and hear back.
+        self._timing = TurnTiming(0.0)
         self._tool_uses = 0
         #: Where the conversation is saved as it happens (None: not saved), and how
         #: to start a new one for a new session id (after /clear).
@@ -312,6 +323,7 @@ class QueryEngine:
         state = QueryState(model=self.config.model, max_turns=self.config.max_turns)
         self.last_state = state
         self._turn_start = (self._clock(), self.usage.total.tokens, self._tool_uses)
+        self._timing = TurnTiming(self._turn_start[0])
         deps = LoopDeps(
             client=self.client,
             executor=self.executor,
@@ -319,6 +331,7 @@ class QueryEngine:
             tools=self.toolset.definitions,
             tool_references=self.toolset.defers,
             thinking_budget=self.config.thinking_budget,
+            controls=self.config.controls,
             default_max_output=self.config.max_output_tokens,
             notifications=self.news.drain,
             hooks=self.hooks,
@@ -327,12 +340,15 @@ class QueryEngine:
             context=self.compactor,
             end_requested=self._take_end_request,
             structured_output=self.config.structured_output,
+            budget=self._budget(),
+            fallback_models=self.config.fallback_models,
         )
         seen_denials = len(self.denials)
         request_started: float | None = None
         ours = messages is self.messages
         try:
             async for event in query_loop(messages, state, deps):
+                self._timing.saw(event, self._clock)
                 if ours:
                     if isinstance(event, ToolDone):
                         self._save_result(event)
@@ -368,6 +384,10 @@ class QueryEngine:
             if ours:
                 self.save()
 
+    def _budget(self) -> Budget | None:
+        limit = self.config.max_budget_usd
+        return None if limit is None else Budget(limit, lambda: self.usage.cost_usd)
+
     def seconds_since_response(self) -> float | None:
         """How long ago the model last answered (None: not yet in this process), which
         says whether the prompt cache is likely still warm."""
@@ -388,6 +408,7 @@ class QueryEngine:
             total_tokens=self.usage.total.tokens - tokens,
             tool_uses=self._tool_uses - tools,
             duration_ms=int((self._clock() - started) * 1000) if state else 0,
+            timing=self._timing.fields,
         )
 
     async def wait_for_background(self) -> bool:

@@ -9,11 +9,13 @@ Each iteration has four phases:
 It continues in three cases: a recovered error (not counted as a turn), a
 max_tokens stop (raise the output cap, then ask the model to go on, at most 3
 times; a tool call cut off mid-input never runs and is answered with an error
-saying so), and tool_use. An empty answer gets one nudge. It ends in three: an
+saying so), and tool_use. An empty answer gets one nudge. It ends in four: an
 unrecoverable error (a refusal, or recoveries spent, included), an answer with
-no tool_use, and the max-turns limit. With `--json-schema` the answer is a
-StructuredOutput call instead (`cc.core.structured_answer`): one that conforms
-ends the turn, too many that do not end it too. Every way out yields a `Terminal`.
+no tool_use, the max-turns limit, and an answer that brings the spending to the
+budget (`--max-budget-usd`; its calls never run). With `--json-schema` the answer
+is a StructuredOutput call instead (`cc.core.structured_answer`): one that
+conforms ends the turn, too many that do not end it too. Every way out yields a
+`Terminal`.
 
 Only a whole message reaches this loop (the client voids a stream that did not
 end); if the turn is interrupted while text streams, the text already shown is
@@ -23,18 +25,22 @@ kept in the conversation.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cc.core.budget import Budget
 from cc.core.client import ModelRequest
+from cc.core.controls import RequestControls
 from cc.core.events import (
     AssistantEvent,
     BlockComplete,
     Compacted,
     Event,
+    ModelFallback,
     Notice,
     RequestStart,
     StreamDiscarded,
@@ -43,6 +49,7 @@ from cc.core.events import (
     ToolDone,
     UserEvent,
 )
+from cc.core.fallback import FallbackChain
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.pipeline.streaming import StreamingToolExecutor
 from cc.core.retry import stream_with_retries
@@ -130,6 +137,8 @@ class LoopDeps:
     system: Sequence[PromptSection]
     tools: Callable[[], list[dict[str, Any]]]
     thinking_budget: int | None = None
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = field(default_factory=RequestControls)
     default_max_output: int | None = None
     #: Notices to put before the next request (e.g. background commands that ended).
     notifications: Callable[[], list[str]] | None = None
@@ -149,6 +158,10 @@ class LoopDeps:
     #: The answer is a StructuredOutput call (`--json-schema`), and this many that do
     #: not conform end the turn; None: the answer is the model's text.
     structured_output: int | None = None
+    #: `--max-budget-usd` (None: no limit): the turn ends once an answer reaches it.
+    budget: Budget | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
@@ -175,7 +188,15 @@ class RunTools:
     cut: ToolUseBlock | None = None
 
 
-Transition = Again | End | RunTools
+@dataclass(frozen=True)
+class AskStopHooks:
+    """The model answered without calls: once its answer is out, the Stop hooks say
+    whether the turn ends."""
+
+    assistant: AssistantMessage
+
+
+Transition = Again | End | RunTools | AskStopHooks
 _AGAIN, _END = Again(), End()
 
 
@@ -184,6 +205,7 @@ async def query_loop(
 ) -> AsyncIterator[Event]:
     """Drive the model and tools until the turn ends; `messages` grows in place."""
     caps = output_caps(state.model, deps.default_max_output)
+    chain = FallbackChain(deps.fallback_models) if deps.fallback_models else None
     while True:
         # Phase 1: prepare.
         for event in _take_notifications(messages, deps):
@@ -197,7 +219,7 @@ async def query_loop(
         state.turn_count += 1
         turn = _Streamed(StreamingToolExecutor(deps.executor))
         try:
-            async with aclosing(_stream(request, deps, turn)) as streaming:
+            async with aclosing(_stream(request, deps, turn, state, chain)) as streaming:
                 async for event in streaming:
                     yield event
         except (asyncio.CancelledError, GeneratorExit):
@@ -208,6 +230,10 @@ async def query_loop(
         events, after = await _settle(turn, state, messages, deps, caps)
         for event in events:
             yield event
+        if isinstance(after, AskStopHooks):
+            events, after = await _stop_hooks(after.assistant, state, messages, deps)
+            for event in events:
+                yield event
         if isinstance(after, Again):
             continue
         if isinstance(after, End):
@@ -320,6 +346,13 @@ async def _finished(
     deps: LoopDeps,
 ) -> tuple[list[Event], Transition]:
     """A message to keep: run its calls, ask for the rest of a cut one, or end the turn."""
+    if deps.budget is not None and deps.budget.reached_with(assistant, state.model):
+        await tools.cancel()  # its calls never run
+        messages.append(assistant)
+        error = deps.budget.error(assistant, state.model)
+        return [AssistantEvent(assistant), Terminal(
+            "budget_exhausted", error=error, stop_reason=assistant.stop_reason,
+            details={"limit_usd": deps.budget.limit_usd})], _END
     cut = _cut_off_call(assistant)
     if assistant.stop_reason == "max_tokens":
         state.max_tokens_recoveries += 1
@@ -341,15 +374,21 @@ async def _finished(
     await tools.cancel()
     if deps.structured_output is not None and (ask := ask_for_call(state)) is not None:
         return events + [_append_meta(messages, ask, synthetic=True)], _AGAIN
+    return events, AskStopHooks(assistant)
+
+
+async def _stop_hooks(
+    assistant: AssistantMessage, state: QueryState, messages: list[Message], deps: LoopDeps
+) -> tuple[list[Event], Again | End]:
+    """The turn ends, unless a Stop hook objects (its reason is then the next prompt)."""
     objection = (
         await deps.hooks.stop_check(state.stop_hook_active, assistant.text)
         if deps.hooks else None
     )
-    events += _hook_events(deps)
-    if isinstance(events[-1], Terminal):
+    events: list[Event] = list(_hook_events(deps))
+    if events and isinstance(events[-1], Terminal):
         return events, _END
     if objection:
-        # A Stop hook refused to let the turn end: its reason is the next prompt.
         state.stop_hook_active = True
         return events + [_append_meta(messages, objection)], _AGAIN
     return events + [Terminal("completed", stop_reason=assistant.stop_reason)], _END
@@ -446,12 +485,15 @@ def _prepare(
         else frozenset())
     return ModelRequest(
         model=state.model,
-        max_tokens=state.max_output_tokens or first_cap,
+        # (a fallback model may have a lower ceiling than the turn's first)
+        max_tokens=min(state.max_output_tokens or first_cap,
+                       model_info(state.model).max_output_tokens),
         system=deps.system,
         messages=api_messages,
         tools=tools,
         thinking_budget=deps.thinking_budget,
         headers=deps.headers,
+        controls=deps.controls,
     )
 
 
@@ -469,13 +511,26 @@ class _Streamed:
 
 
 async def _stream(
-    request: ModelRequest, deps: LoopDeps, turn: _Streamed
+    request: ModelRequest, deps: LoopDeps, turn: _Streamed, state: QueryState,
+    chain: FallbackChain | None,
 ) -> AsyncGenerator[Event, None]:
+    def change_model(error: ModelCallError) -> ModelFallback | None:
+        """`--fallback-model`: this request, and the rest of the turn, on the next model."""
+        nonlocal request
+        moved = chain.after(error, request.model) if chain is not None else None
+        if moved is not None:
+            ceiling = model_info(moved.fallback).max_output_tokens
+            request = dataclasses.replace(request, model=moved.fallback,
+                                          max_tokens=min(request.max_tokens, ceiling))
+            state.model = moved.fallback
+        return moved
+
     try:
         yield RequestStart(request.model)
         async for item in stream_with_retries(
             lambda: deps.client.stream(request),
             fallback=lambda: deps.client.stream(request, streaming=False),
+            change_model=change_model if chain is not None else None,
         ):
             if isinstance(item, AssistantMessage):
                 turn.assistant = item
@@ -506,9 +561,8 @@ async def _stream(
 
 def _error_terminal(error: ModelCallError) -> Terminal:
     reason = "prompt_too_long" if isinstance(error, PromptTooLongError) else "api_error"
-    return Terminal(
-        reason, error=error.message, error_kind=error.kind, details={"status": error.status}
-    )
+    return Terminal(reason, error=error.message, error_kind=error.kind,
+                    details={"status": error.status, "type": error.api_type})
 
 
 def _cut_off_call(assistant: AssistantMessage) -> ToolUseBlock | None:

@@ -10,6 +10,9 @@ The server has the last word on timing: a `retry-after` (seconds or an HTTP
 date) or `retry-after-ms` header sets the delay (at most `MAX_SERVER_DELAY_S`),
 and `x-should-retry` says whether to retry at all. Without them the backoff
 applies, multiplied by `CC_RETRY_SCALE` (tests set it near zero).
+
+With `--fallback-model`, the caller's `change_model` may move the call to another
+model first (`cc.core.fallback` says when); the call then goes out again at once.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from cc.core.events import RetryEvent, StreamDiscarded
+from cc.core.events import ModelFallback, RetryEvent, StreamDiscarded
 from cc.errors import ModelCallError, PromptTooLongError, StreamBrokenError
 
 BACKOFF_S = (2.0, 4.0, 6.0, 8.0, 10.0)
@@ -56,6 +59,7 @@ def classify(exc: BaseException) -> ModelCallError:
         return exc
     error = _classify(exc)
     error.endpoint = error.endpoint or _endpoint_of(exc)
+    error.api_type = _api_type(exc)
     headers = _headers_of(exc)
     if headers is not None:
         error.retry_after = retry_after(headers)
@@ -157,6 +161,14 @@ def retry_after(headers: Mapping[str, str], now: Callable[[], float] = time.time
         return None
 
 
+def _api_type(exc: BaseException) -> str | None:
+    """The error's type as the API named it (`overloaded_error`), if it did."""
+    body: Any = getattr(exc, "body", None)
+    err = body.get("error") if isinstance(body, dict) else None
+    kind = err.get("type") if isinstance(err, dict) else getattr(exc, "type", None)
+    return kind if isinstance(kind, str) and kind else None
+
+
 def _api_message(exc: BaseException) -> str:
     body: Any = getattr(exc, "body", None)
     if isinstance(body, dict):
@@ -204,13 +216,17 @@ async def stream_with_retries(
     *,
     fallback: Callable[[], AsyncIterator[T]] | None = None,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-) -> AsyncIterator[T | RetryEvent | StreamDiscarded]:
+    change_model: Callable[[ModelCallError], ModelFallback | None] | None = None,
+) -> AsyncIterator[T | RetryEvent | StreamDiscarded | ModelFallback]:
     """Yield `attempt()`'s items; on a retryable failure start it over.
 
     After `FALLBACK_AFTER_BROKEN` broken streams in a row, `fallback()` (the same
-    call without streaming) is tried once in their place. Raises ModelCallError
-    when the failure is not retryable or retries run out; the message then names
-    the endpoint and how many attempts were made.
+    call without streaming) is tried once in their place. `change_model` is asked
+    first about every failure: a `ModelFallback` it returns (`--fallback-model`; it
+    changed what `attempt` asks for) is yielded and the call is made again at once,
+    with retries counted afresh. Raises ModelCallError when the failure is not
+    retryable or retries run out; the message then names the endpoint and how many
+    attempts were made.
     """
     retries = 0
     broken_in_a_row = 0
@@ -230,6 +246,13 @@ async def stream_with_retries(
             raise
         except Exception as exc:  # noqa: BLE001 - classified right here
             error = classify(exc)
+            moved = change_model(error) if change_model is not None else None
+            if moved is not None:
+                if yielded:
+                    yield StreamDiscarded()
+                yield moved
+                retries = broken_in_a_row = 0
+                continue
             if not error.retryable:
                 raise error from exc
             if retries >= MAX_RETRIES:
@@ -256,4 +279,5 @@ def _gave_up(error: ModelCallError, attempts: int) -> ModelCallError:
         text = f"{error.message}: could not reach {where} after {attempts} attempts"
     else:
         text = f"{error.message} (from {where}; gave up after {attempts} attempts)"
-    return ModelCallError(text, kind=error.kind, status=error.status, endpoint=error.endpoint)
+    return ModelCallError(text, kind=error.kind, status=error.status, endpoint=error.endpoint,
+                          api_type=error.api_type)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cc.core.controls import RequestControls
+
 if TYPE_CHECKING:
     from cc.core.events import AgentInfo
     from cc.core.news import NewsSource
@@ -42,6 +44,12 @@ class AgentSpec:
     max_turns: int | None = None
     thinking_budget: int | None = None
     max_output_tokens: int | None = None
+    #: `--max-budget-usd` (the session's main agent only; print mode).
+    max_budget_usd: float | None = None
+    #: `--fallback-model`: where a turn goes when its model is busy or missing.
+    fallback_models: tuple[str, ...] = ()
+    #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
+    controls: RequestControls = RequestControls()
     session_id: str | None = None
     #: Rules beyond the settings' (`--allowedTools`, `--disallowedTools`, `--add-dir`).
     allowed_tools: tuple[str, ...] = ()

@@ -6,4 +6,5 @@ process.py   one command: stdin JSON, captured output, timeout, process-group ki
 outcome.py   one event's results combined into a `HookOutcome`
 runner.py    `HookRunner`: payloads per event, parallel runs; implements `HookGate`
 gate.py      the protocol the tool executor calls, and the no-op `NoHooks`
+lifecycle.py each command's start and end, for a watcher (stream-json's hook records)
 """

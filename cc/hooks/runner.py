@@ -19,12 +19,14 @@ import asyncio
 import dataclasses
 import json
 import os
+import uuid
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
 from cc.hooks.gate import PreToolOutcome
+from cc.hooks.lifecycle import HookFinished, HookStarted, HookWatcher
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
@@ -67,6 +69,7 @@ class HookRunner:
         permission_mode: Callable[[], str],
         rule_matcher: RuleMatcher | None = None,
         env: Mapping[str, str] | None = None,
+        watcher: HookWatcher | None = None,
     ) -> None:
         self.config = config
         #: Settable: /clear and resume change these.
@@ -77,6 +80,8 @@ class HookRunner:
         self._permission_mode = permission_mode
         self._rule_matcher = rule_matcher
         self._env = env
+        #: Told of each command's start and end (`cc.hooks.lifecycle`).
+        self.watcher = watcher
         #: Set in a sub-agent's runner: who it is. Its tool hooks say who acts (a
         #: teammate's every event), and the end of its turn is `SubagentStop`, not `Stop`.
         self.agent: AgentInfo | None = None
@@ -113,17 +118,24 @@ class HookRunner:
             timeouts, grace = [min(h.timeout, budget) for h in hooks], 0.1
         else:
             timeouts, grace = [h.timeout for h in hooks], KILL_GRACE
-        async with asyncio.TaskGroup() as group:
-            tasks = [
-                group.create_task(
-                    run_host_hook(hook, data, timeout=t) if hook.host is not None else
-                    run_hook_command(
-                        hook, stdin, cwd=self.project_dir, env=env, timeout=t, kill_grace=grace
-                    )
-                )
-                for hook, t in zip(hooks, timeouts, strict=True)
-            ]
         label = f"{event}:{match_value}" if match_value and event in MATCHER_EVENTS else event
+
+        async def one(hook: HookCommand, timeout: float) -> HookResult:
+            hook_id = str(uuid.uuid4())
+            if self.watcher is not None:
+                self.watcher(HookStarted(hook_id, label, event))
+            if hook.host is not None:  # the program driving cc answers it
+                result = await run_host_hook(hook, data, timeout=timeout)
+            else:
+                result = await run_hook_command(hook, stdin, cwd=self.project_dir, env=env,
+                                                timeout=timeout, kill_grace=grace)
+            if self.watcher is not None:
+                self.watcher(HookFinished(hook_id, label, event, result))
+            return result
+
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(one(hook, t))
+                     for hook, t in zip(hooks, timeouts, strict=True)]
         return combine(event, label, [t.result() for t in tasks])
 
     def _agent_fields(self, event: str) -> dict[str, str]:

@@ -1,11 +1,13 @@
 """Models cc knows: aliases, context windows, output caps and list prices.
 
-One table, so that `--model`, cost accounting and the output cap agree. Unknown
-ids (a newer model, a compatible local server) get conservative defaults.
+One table, so that `--model`, cost accounting and the output cap agree, with what each
+model takes (adaptive thinking, effort). Unknown ids (a newer model, a compatible local
+server) get conservative defaults, and are sent neither.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
@@ -31,15 +33,19 @@ class ModelInfo:
     context_window: int
     max_output_tokens: int
     prices: Prices
+    #: It paces its own thinking (`thinking: {"type": "adaptive"}`).
+    adaptive_thinking: bool = False
+    #: It takes `output_config.effort` (`--effort`).
+    effort: bool = False
 
 
 _MODELS: dict[str, ModelInfo] = {
     m.id: m
     for m in (
-        ModelInfo("claude-opus-5-5", 1_000_000, 128_000, Prices(4.0, 20.0)),
-        ModelInfo("claude-sonnet-5", 1_000_000, 64_000, Prices(3.0, 15.0)),
+        ModelInfo("claude-opus-5-5", 1_000_000, 128_000, Prices(4.0, 20.0), True, True),
+        ModelInfo("claude-sonnet-5", 1_000_000, 64_000, Prices(3.0, 15.0), True, True),
         ModelInfo("claude-haiku-4-5", 200_000, 64_000, Prices(1.0, 5.0)),
-        ModelInfo("claude-opus-4-6", 200_000, 32_000, Prices(5.0, 25.0)),
+        ModelInfo("claude-opus-4-6", 200_000, 32_000, Prices(5.0, 25.0), True, True),
         ModelInfo("claude-opus-4-1", 200_000, 32_000, Prices(15.0, 75.0)),
         ModelInfo("claude-sonnet-4-5", 200_000, 64_000, Prices(3.0, 15.0)),
     )
@@ -74,11 +80,22 @@ def model_info(model: str) -> ModelInfo:
     model_id = resolve_model(model)
     if model_id.lower().endswith(ONE_MILLION_SUFFIX):
         base = model_info(model_id[: -len(ONE_MILLION_SUFFIX)])
-        return ModelInfo(model_id, 1_000_000, base.max_output_tokens, base.prices)
+        return dataclasses.replace(base, id=model_id, context_window=1_000_000)
     known = _MODELS.get(model_id)
     if known is not None:
         return known
     for prefix, info in _MODELS.items():  # dated ids: claude-haiku-4-5-20251001
         if model_id.startswith(prefix + "-"):
-            return ModelInfo(model_id, info.context_window, info.max_output_tokens, info.prices)
+            return dataclasses.replace(info, id=model_id)
     return ModelInfo(model_id, _UNKNOWN_WINDOW, _UNKNOWN_OUTPUT, _UNKNOWN_PRICES)
+
+
+def canonical_model(model: str) -> str:
+    """The catalog's id for `model` (a dated id's base, the 1M spelling's model); an id
+    the catalog does not know is its own."""
+    model_id = resolve_model(model)
+    if model_id.lower().endswith(ONE_MILLION_SUFFIX):
+        model_id = model_id[: -len(ONE_MILLION_SUFFIX)]
+    if model_id in _MODELS:
+        return model_id
+    return next((known for known in _MODELS if model_id.startswith(known + "-")), model_id)

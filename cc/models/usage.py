@@ -27,6 +27,11 @@ class ModelUsage:
     cache_read_input_tokens: int = 0
     cache_creation_input_tokens: int = 0
     web_search_requests: int = 0
+    #: Of the output, thinking (when the API says: `output_tokens_details`).
+    thinking_tokens: int = 0
+    #: Of the cache writes, those kept 5 minutes and an hour (`cache_creation`).
+    cache_creation_5m_tokens: int = 0
+    cache_creation_1h_tokens: int = 0
 
     def add(self, usage: dict[str, Any]) -> None:
         self.input_tokens += int(usage.get("input_tokens") or 0)
@@ -35,6 +40,16 @@ class ModelUsage:
         self.cache_creation_input_tokens += int(usage.get("cache_creation_input_tokens") or 0)
         server = usage.get("server_tool_use") or {}
         self.web_search_requests += int(server.get("web_search_requests") or 0)
+        details = usage.get("output_tokens_details") or {}
+        self.thinking_tokens += int(details.get("thinking_tokens") or 0)
+        cache = usage.get("cache_creation") or {}
+        self.cache_creation_5m_tokens += int(cache.get("ephemeral_5m_input_tokens") or 0)
+        self.cache_creation_1h_tokens += int(cache.get("ephemeral_1h_input_tokens") or 0)
+
+    def plus(self, other: ModelUsage, sign: int = 1) -> ModelUsage:
+        """The sum of both (`sign` -1: the difference), count by count."""
+        return ModelUsage(*(getattr(self, f.name) + sign * getattr(other, f.name)
+                            for f in dataclasses.fields(self)))
 
     @property
     def tokens(self) -> int:
@@ -65,23 +80,13 @@ class UsageTotals:
     def merge(self, other: UsageTotals) -> None:
         """Add another agent's usage (a sub-agent's counts in its session's cost)."""
         for model, u in other.by_model.items():
-            mine = self.by_model.setdefault(model, ModelUsage())
-            mine.input_tokens += u.input_tokens
-            mine.output_tokens += u.output_tokens
-            mine.cache_read_input_tokens += u.cache_read_input_tokens
-            mine.cache_creation_input_tokens += u.cache_creation_input_tokens
-            mine.web_search_requests += u.web_search_requests
+            self.by_model[model] = self.by_model.get(model, ModelUsage()).plus(u)
 
     def since(self, earlier: UsageTotals) -> UsageTotals:
         """What was added after `earlier` (a snapshot of these totals)."""
         out = UsageTotals(api_duration_ms=self.api_duration_ms - earlier.api_duration_ms)
         for model, u in self.by_model.items():
-            e = earlier.by_model.get(model, ModelUsage())
-            out.by_model[model] = ModelUsage(
-                u.input_tokens - e.input_tokens, u.output_tokens - e.output_tokens,
-                u.cache_read_input_tokens - e.cache_read_input_tokens,
-                u.cache_creation_input_tokens - e.cache_creation_input_tokens,
-                u.web_search_requests - e.web_search_requests)
+            out.by_model[model] = u.plus(earlier.by_model.get(model, ModelUsage()), -1)
         return out
 
     def snapshot(self) -> UsageTotals:
@@ -93,11 +98,7 @@ class UsageTotals:
     def total(self) -> ModelUsage:
         out = ModelUsage()
         for u in self.by_model.values():
-            out.input_tokens += u.input_tokens
-            out.output_tokens += u.output_tokens
-            out.cache_read_input_tokens += u.cache_read_input_tokens
-            out.cache_creation_input_tokens += u.cache_creation_input_tokens
-            out.web_search_requests += u.web_search_requests
+            out = out.plus(u)
         return out
 
     @property

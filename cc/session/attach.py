@@ -1,7 +1,8 @@
 """Connect an engine to its transcript: a new session, or one resumed (-c, -r ID).
 
 `--fork-session` continues under a new id in a new file, leaving the old one
-untouched; without persistence nothing is written.
+untouched; without persistence nothing is written. `--resume-session-at` resumes the
+conversation as it stood at an earlier line (`cc.session.resume_at`).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from cc.session.cleanup import cleanup_transcripts
 from cc.session.loader import find_latest_session, find_session_by_id, load_session
 from cc.session.paths import session_path
 from cc.session.resume import fork_session, resume_writer
-from cc.session.transcript import TranscriptWriter
+from cc.session.transcript import TranscriptMirror, TranscriptWriter
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
@@ -34,6 +35,12 @@ class SessionChoice:
     #: --session-id was given (the engine already carries it).
     fixed_id: bool = False
     persist: bool = True
+    #: --resume-session-at: the conversation as it stood at this line.
+    resume_at: str | None = None
+    #: --resume-drops-turn: what resuming at `resume_at` leaves out must be this turn.
+    drops_turn: str | None = None
+    #: --session-mirror: told of every line the session's transcripts get.
+    mirror: TranscriptMirror | None = None
 
 
 def attach_session(
@@ -48,7 +55,9 @@ def attach_session(
 
     def new_writer(session_id: str) -> TranscriptWriter:
         path = session_path(cwd, config, session_id)
-        return TranscriptWriter(path, session_id=session_id, cwd=cwd, version=__version__)
+        writer = TranscriptWriter(path, session_id=session_id, cwd=cwd, version=__version__)
+        writer.mirror = choice.mirror
+        return writer
 
     source = None
     if choice.continue_latest:
@@ -66,7 +75,8 @@ def attach_session(
     else:
         if choice.fork and not choice.fixed_id:
             engine.set_session_id(str(uuid.uuid4()))
-        resume_into(engine, source, cwd=cwd, fork=choice.fork, persist=choice.persist)
+        resume_into(engine, source, cwd=cwd, fork=choice.fork, persist=choice.persist,
+                    at=choice.resume_at, drops_turn=choice.drops_turn, mirror=choice.mirror)
     kept = engine.transcript.path if engine.transcript else source
     _deleted, warnings = cleanup_transcripts(config, cleanup_days, kept)
     _warn(warnings)
@@ -74,14 +84,18 @@ def attach_session(
 
 
 def resume_into(
-    engine: QueryEngine, path: Path, *, cwd: Path, fork: bool = False, persist: bool = True
+    engine: QueryEngine, path: Path, *, cwd: Path, fork: bool = False, persist: bool = True,
+    at: str | None = None, drops_turn: str | None = None,
+    mirror: TranscriptMirror | None = None,
 ) -> None:
     """Load the transcript at `path` into `engine`, and the writer that continues it.
 
     With `fork`, the engine keeps its own (new) session id and the conversation is
-    re-recorded into a new file; the old file is left as it is.
+    re-recorded into a new file; the old file is left as it is. With `at`, the
+    conversation as it stood at that line (`cc.session.resume_at`); the next line
+    written hangs off it.
     """
-    loaded = load_session(path)
+    loaded = load_session(path, at=at, drops_turn=drops_turn)
     _warn(loaded.warnings)
     engine.replace_messages(loaded.messages)
     writer = None
@@ -93,7 +107,7 @@ def resume_into(
     else:
         engine.set_session_id(loaded.session_id)
         if persist:
-            writer = resume_writer(loaded, cwd=cwd, version=__version__)
+            writer = resume_writer(loaded, cwd=cwd, version=__version__, mirror=mirror)
     engine.use_transcript(writer)
 
 

@@ -59,10 +59,19 @@ class LoadedSession:
     path: Path | None = None
 
 
-def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False) -> LoadedSession:
+def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False,
+                        at: str | None = None, drops_turn: str | None = None) -> LoadedSession:
     """The conversation in transcript `lines`, made whole (see the module docstring);
-    with `sidechain`, the sub-agent's conversation its own transcript holds."""
+    with `sidechain`, the sub-agent's conversation its own transcript holds; with `at`,
+    as it stood at that line (`cc.session.resume_at`: UsageError if there is none, or
+    if what it leaves out is not turn `drops_turn`)."""
     entries, warnings = parse_lines(lines)
+    if at is not None:
+        from cc.session.resume_at import check_dropped_turn, cut_at
+
+        if drops_turn is not None:
+            check_dropped_turn(entries, at, drops_turn)
+        entries = cut_at(entries, at)
     warnings += _unknown_types(entries)
     chain, chain_warnings = build_chain(entries, sidechain=sidechain)
     warnings += chain_warnings
@@ -89,11 +98,13 @@ def validate_transcript(lines: Iterable[str | bytes], *, sidechain: bool = False
     )
 
 
-def load_session(path: Path) -> LoadedSession:
-    """Load the transcript at `path` (FileNotFoundError if there is none)."""
+def load_session(path: Path, *, at: str | None = None,
+                 drops_turn: str | None = None) -> LoadedSession:
+    """Load the transcript at `path` (FileNotFoundError if there is none); `at` and
+    `drops_turn` as `validate_transcript` takes them."""
     path = Path(path)
     data = path.read_bytes()
-    loaded = validate_transcript(data.split(b"\n"))
+    loaded = validate_transcript(data.split(b"\n"), at=at, drops_turn=drops_turn)
     if data and not data.endswith(b"\n"):
         _end_with_newline(path)
     loaded.session_id = path.stem

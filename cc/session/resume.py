@@ -19,7 +19,7 @@ from datetime import datetime
 from pathlib import Path
 
 from cc.session.loader import LoadedSession
-from cc.session.transcript import TranscriptWriter
+from cc.session.transcript import TranscriptMirror, TranscriptWriter
 
 
 def resume_writer(
@@ -29,8 +29,10 @@ def resume_writer(
     version: str,
     fsync: bool = True,
     clock: Callable[[], datetime] | None = None,
+    mirror: TranscriptMirror | None = None,
 ) -> TranscriptWriter:
-    """A writer continuing `loaded` (from `load_session`) in its own file."""
+    """A writer continuing `loaded` (from `load_session`) in its own file; `mirror` is
+    told of what it writes, the repairs it appends at once included."""
     if loaded.path is None:
         raise ValueError("the loaded session has no file (use load_session)")
     writer = TranscriptWriter(
@@ -42,6 +44,7 @@ def resume_writer(
         parent_uuid=loaded.last_uuid,
         clock=clock,
     )
+    writer.mirror = mirror
     repairs = {m.uuid for m in loaded.repairs}
     cut = len(loaded.messages)
     while cut and loaded.messages[cut - 1].uuid in repairs:

@@ -13,6 +13,9 @@ A sub-agent's lines are sidechain lines (`extra`: `isSidechain`, `agentId`); a
 teammate's say who acts, `teamName` and `agentName` (a named agent of no team:
 `agentName`), as the factory gives them from its identity.
 
+With a `mirror` (`--session-mirror`), every batch of lines is also handed over once it
+is on file (print mode writes them as stream-json `transcript_mirror` frames).
+
 Tool results: `record_tool_result()` writes a result as soon as it exists; `record()` of
 the combined results message later writes only the results not yet on file. A result
 whose tool_use is not on file yet (the tool finished while the model was still
@@ -57,6 +60,9 @@ from cc.session.lines import (
     message_id_for,
 )
 
+#: Who is told of the lines a writer puts on file: (its path, the lines as objects).
+TranscriptMirror = Callable[[Path, list[dict[str, Any]]], None]
+
 
 @dataclass
 class _Draft:
@@ -91,6 +97,8 @@ class TranscriptWriter:
         self.last_uuid: str | None = parent_uuid
         #: Extra fields put on every line (a fork's `forkedFrom`, for instance).
         self.extra: dict[str, Any] = {}
+        #: Told of every batch of lines once it is on file (`--session-mirror`).
+        self.mirror: TranscriptMirror | None = None
         self._clock = clock or (lambda: datetime.now(UTC))
         self._branch = GitBranch(self.cwd)
         self._fd: int | None = None
@@ -141,7 +149,7 @@ class TranscriptWriter:
         """Write a title line (`{"type": "summary", "summary", "leafUuid"}`, outside the
         chain); the resume picker shows the latest one."""
         line = {"type": "summary", "summary": summary, "leafUuid": self.last_uuid}
-        self._write(encode_line(line))
+        self._write_lines([line])
 
     def sync(self, messages: Iterable[Message]) -> None:
         """Record every message of `messages` not yet on file, in order."""
@@ -311,7 +319,7 @@ class TranscriptWriter:
     def _append(self, drafts: list[_Draft]) -> None:
         if not drafts:
             return
-        chunks = []
+        lines = []
         parent = self.last_uuid
         branch = self._branch.current()
         for draft in drafts:
@@ -328,9 +336,9 @@ class TranscriptWriter:
                 "uuid": draft.uuid,
                 "timestamp": iso_timestamp(self._clock()),
             }
-            chunks.append(encode_line(line))
+            lines.append(line)
             parent = draft.uuid
-        self._write(b"".join(chunks))
+        self._write_lines(lines)
         self.last_uuid = parent
         for draft in drafts:
             self._on_file.add(draft.uuid)
@@ -338,6 +346,11 @@ class TranscriptWriter:
                 self._answered[tid] = draft.uuid
             for tid in draft.holds:
                 self._tool_lines[tid] = draft.uuid
+
+    def _write_lines(self, lines: list[dict[str, Any]]) -> None:
+        self._write(b"".join(encode_line(line) for line in lines))
+        if self.mirror is not None:
+            self.mirror(self.path, lines)
 
     def _write(self, data: bytes) -> None:
         fd = self._open()

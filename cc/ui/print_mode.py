@@ -27,6 +27,7 @@ from cc.core.events import (
     Compacted,
     CompactionFailed,
     Event,
+    ModelFallback,
     Notice,
     RetryEvent,
     StreamEvent,
@@ -34,16 +35,20 @@ from cc.core.events import (
     Terminal,
     ToolDone,
     ToolStart,
+    TurnSummary,
     UserEvent,
 )
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
+from cc.models.usage import UsageTotals
 from cc.ui.records import (
     assistant_records,
     background_records,
     compact_boundary_record,
     compact_summary_record,
+    hook_record,
     init_record,
+    model_fallback_record,
     result_record,
     task_notification_record,
     task_started_record,
@@ -52,12 +57,17 @@ from cc.ui.records import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from cc.app.session import Session
     from cc.core.query_engine import QueryEngine
+    from cc.hooks.lifecycle import HookNote
+    from cc.session.transcript import TranscriptMirror
 
 #: What text mode prints for error subtypes (Claude Code's fixed strings).
 _ERROR_TEXT = {
     "error_max_turns": "Error: Reached max turns ({max_turns})",
+    "error_max_budget_usd": "Error: Exceeded USD budget ({limit_usd:g})",
     "error_during_execution": "Execution error",
     "error_max_structured_output_retries": "Error: {error}",
 }
@@ -119,18 +129,34 @@ async def run_print(
         [] if output_format == "json" and verbose else None
     )
     records = output_format == "stream-json" or collected is not None
+    announced = False
 
-    def emit(record: dict[str, Any]) -> None:
+    def write(record: dict[str, Any]) -> None:
         if collected is not None:
             collected.append(record)
             return
         stream.write(json.dumps(record, ensure_ascii=False) + "\n")
         stream.flush()
 
+    def emit(record: dict[str, Any]) -> None:
+        """A record, after `system/init`: hook records of the session's start and of the
+        prompt may come before it (as in Claude Code); anything else writes it first."""
+        nonlocal announced
+        if records and not announced:
+            announced = True
+            write(init_record(session, __version__))
+        write(record)
+
     for note in await session.mcp_ready():  # its tools are in the first request
         print(f"Warning: {note}", file=sys.stderr)
     if records:
-        emit(init_record(session, __version__))
+        every_hook = session.options.include_hook_events
+
+        def hook_ran(note: HookNote) -> None:
+            if every_hook or note.hook_event == "SessionStart":
+                write(hook_record(note, engine.session_id))
+
+        session.hook_watchers.append(hook_ran)
         if (agents := engine.executor.ctx.agent_tasks) is not None:
             agents.watchers.append(background_records(engine.session_id, emit))
     turns = [_Turn()]
@@ -138,12 +164,23 @@ async def run_print(
     interrupt = _Interrupt()
     loop = asyncio.get_running_loop()
 
+    reported = UsageTotals()
+
+    def usage_since_last(summary: TurnSummary) -> UsageTotals | None:
+        """What the session used since the previous result (records only)."""
+        nonlocal reported
+        if not records:
+            return None
+        since, reported = summary.usage.since(reported), summary.usage
+        return since
+
     def finished_turn(turn: _Turn) -> None:
         """A turn before the last one (background agents started another): its result."""
         terminal = turn.terminal or Terminal("turn_setup_failed")
-        record = result_record(terminal, terminal.summary or engine.summarize(), turn.last,
-                               failure=None, duration_ms=int((time.monotonic() - started) * 1000),
-                               denials=engine.denials)
+        summary = terminal.summary or engine.summarize()
+        record = result_record(terminal, summary, turn.last, failure=None,
+                               duration_ms=int((time.monotonic() - started) * 1000),
+                               denials=engine.denials, since_last=usage_since_last(summary))
         if records:
             emit(_numbered(record, len(turns) - 1))
 
@@ -173,7 +210,8 @@ async def run_print(
             if records:
                 _emit_interrupted(engine, turn, emit)
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
-                               collected, emit)
+                               collected, emit, usage_since_last)
+        session.hook_watchers.clear()  # the result is the last record (SessionEnd's unsaid)
         # The answer is out; a memory extraction still running may finish, briefly.
         await _bounded(_ending(session, drain=not interrupt.happened), interrupt)
     finally:
@@ -183,6 +221,35 @@ async def run_print(
     if interrupt.signum is not None:
         return _SIGNAL_EXIT[signal.Signals(interrupt.signum)]
     return 1 if result["is_error"] else 0
+
+
+def mirror_frames(out: IO[str]) -> TranscriptMirror:
+    """`--session-mirror`: each batch of transcript lines, as it goes on file, written as
+    a `transcript_mirror` frame (the Agent SDK hands them to its session store)."""
+
+    def frame(path: Path, lines: list[dict[str, Any]]) -> None:
+        out.write(json.dumps({"type": "transcript_mirror", "filePath": str(path),
+                              "entries": lines}, ensure_ascii=False) + "\n")
+        out.flush()
+
+    return frame
+
+
+def startup_failed(session: Session, problem: str, output_format: str,
+                   out: IO[str] | None = None) -> int:
+    """The run could not start (a session to resume is missing, or the resume was
+    refused): said on stderr, and, in json and stream-json, as an error result whose
+    `errors` say it (what the Agent SDK raises), as Claude Code does. Exit status 1."""
+    print(f"Error: {problem}", file=sys.stderr)
+    if output_format in ("json", "stream-json"):
+        options = session.options
+        summary = TurnSummary(session_id=options.session_id or new_uuid(), model=options.model)
+        record = result_record(Terminal("turn_setup_failed", error=problem), summary, None,
+                               failure=None, duration_ms=0, denials=())
+        stream = out or sys.stdout
+        stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        stream.flush()
+    return 1
 
 
 def _write_result(
@@ -195,22 +262,24 @@ def _write_result(
     out: IO[str],
     collected: list[dict[str, Any]] | None,
     emit: Callable[[dict[str, Any]], None],
+    usage_since_last: Callable[[TurnSummary], UsageTotals | None],
 ) -> dict[str, Any]:
     """The last turn's result, written in the output format; the record."""
     terminal = turn.terminal or Terminal("turn_setup_failed")
     summary = terminal.summary or engine.summarize()  # an interrupted turn passed on none
     result = result_record(terminal, summary, turn.last, failure=failure,
                            duration_ms=int((time.monotonic() - started) * 1000),
-                           denials=engine.denials)
+                           denials=engine.denials, since_last=usage_since_last(summary))
     if len(turns) > 1:
         result = _numbered(result, len(turns) - 1)
     if output_format == "text":
-        out.write(_text_of(result, summary.max_turns) + "\n")
+        out.write(_text_of(result, max_turns=summary.max_turns,
+                           limit_usd=terminal.details.get("limit_usd", 0)) + "\n")
         out.flush()
         if failure:
             print(f"cc: {failure}", file=sys.stderr)
     elif collected is not None:
-        collected.append(result)
+        emit(result)
         out.write(json.dumps(collected, ensure_ascii=False) + "\n")
         out.flush()
     else:
@@ -372,6 +441,11 @@ async def _consume(
                 emit(_retry_record(event, engine.session_id))
             elif text:
                 print(event.summary, file=sys.stderr, flush=True)
+        elif isinstance(event, ModelFallback):
+            if records:
+                emit(model_fallback_record(event, engine.session_id))
+            elif text:
+                print(event.summary, file=sys.stderr, flush=True)
         elif isinstance(event, Notice) and event.level == "warning":
             print(f"Warning: {event.text}", file=sys.stderr, flush=True)
         elif isinstance(event, Compacted):
@@ -426,11 +500,11 @@ def _aborted(turn: _Turn) -> Terminal:
     return Terminal(reason, error="Interrupted by the user")
 
 
-def _text_of(result: dict[str, Any], max_turns: int | None) -> str:
+def _text_of(result: dict[str, Any], **limits: Any) -> str:
     subtype = result["subtype"]
     if subtype in _ERROR_TEXT:
         error = (result.get("errors") or [""])[0]
-        return _ERROR_TEXT[subtype].format(max_turns=max_turns, error=error)
+        return _ERROR_TEXT[subtype].format(error=error, **limits)
     return str(result.get("result", ""))
 
 

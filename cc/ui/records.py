@@ -5,26 +5,31 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.models.catalog import model_info
+from cc.models.catalog import canonical_model, model_info
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
-from cc.session.lines import now_timestamp
+from cc.session.lines import derived_uuid, now_timestamp
 
 if TYPE_CHECKING:
     from cc.app.session import Session
     from cc.core.denials import Denial
-    from cc.core.events import AgentInfo, Compacted, Terminal, TurnSummary
+    from cc.core.events import AgentInfo, Compacted, ModelFallback, Terminal, TurnSummary
     from cc.core.query_engine import QueryEngine
+    from cc.hooks.lifecycle import HookNote
     from cc.models.usage import ModelUsage, UsageTotals
     from cc.tools.agent_tasks import AgentTask, Change, Watcher
 
 
 
 def init_record(session: Session, version: str) -> dict[str, Any]:
+    """`system/init`: what the session is. What cc does not have is said as it is: no
+    protocol capabilities announced, fast mode off, no analytics nor feedback."""
     engine = session.engine
-    return {
+    memory = session.memory_dir
+    record = {
         "type": "system",
         "subtype": "init",
         "cwd": str(session.cwd),
@@ -41,7 +46,61 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "skills": [],
         "plugins": [],
         "uuid": new_uuid(),
+        "capabilities": [],
+        "analytics_disabled": True,
+        "product_feedback_disabled": True,
+        "served_by_anthropic": _served_by_anthropic(session.credentials.base_url),
+        "sandbox_enabled": session.sandbox is not None,
+        "memory_paths": {"auto": f"{memory}/"} if memory is not None else {},
+        "original_cwd": str(session.cwd),
+        "additional_directories": [str(Path(d).expanduser().absolute())
+                                   for d in session.options.add_dirs],
+        "fast_mode_state": "off",
     }
+    if session.options.controls.betas:
+        record["betas"] = list(session.options.controls.betas)
+    if session.options.plugin_dirs:
+        record["plugin_errors"] = _plugin_errors(session.options.plugin_dirs)
+    return record
+
+
+def _served_by_anthropic(base_url: str | None) -> bool:
+    """Whether requests go to Anthropic's own API (not a gateway or another server)."""
+    from urllib.parse import urlparse
+
+    host = urlparse(base_url).hostname if base_url else "api.anthropic.com"
+    return host is not None and (host == "anthropic.com" or host.endswith(".anthropic.com"))
+
+
+def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:
+    """Every `--plugin-dir`, as a plugin that did not load (cc has no plugins yet)."""
+    errors = []
+    for i, folder in enumerate(dirs):
+        found = Path(folder).exists()
+        errors.append({
+            "plugin": f"inline[{i}]",
+            "type": "not-supported" if found else "path-not-found",
+            "message": "cc does not load plugins yet" if found else f"{folder} does not exist",
+            "path": folder,
+        })
+    return errors
+
+
+def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:
+    """`system/hook_started` or `system/hook_response`, for one hook command."""
+    from cc.hooks.lifecycle import HookFinished
+
+    record: dict[str, Any] = {"type": "system", "subtype": "hook_started",
+                              "hook_id": note.hook_id, "hook_name": note.hook_name,
+                              "hook_event": note.hook_event}
+    if isinstance(note, HookFinished):
+        result = note.result
+        record.update(subtype="hook_response", output=result.stdout + result.stderr,
+                      stdout=result.stdout, stderr=result.stderr)
+        if result.exit_code is not None:
+            record["exit_code"] = result.exit_code
+        record["outcome"] = note.outcome
+    return {**record, "uuid": new_uuid(), "session_id": session_id}
 
 
 def _slash_commands(session: Session) -> list[str]:
@@ -57,11 +116,12 @@ def _agent_types(engine: QueryEngine) -> list[str]:
 
 def assistant_records(message: AssistantMessage, session_id: str,
                       agent: AgentInfo | None = None) -> list[dict[str, Any]]:
-    """One record per content block, all sharing the message id (as Claude Code does).
-    A sub-agent's (`agent`) carry its Agent call's id and leave its text out, as Claude
-    Code does without --forward-subagent-text."""
+    """One record per content block, all sharing the message id (as Claude Code does),
+    each with the uuid of the transcript line that holds the block (what
+    `--resume-session-at` takes). A sub-agent's (`agent`) carry its Agent call's id and
+    leave its text out, as Claude Code does without --forward-subagent-text."""
     records = []
-    for block in message.content:
+    for i, block in enumerate(message.content):
         if agent is not None and isinstance(block, TextBlock):
             continue
         records.append(
@@ -79,7 +139,7 @@ def assistant_records(message: AssistantMessage, session_id: str,
                 },
                 "parent_tool_use_id": None,
                 "session_id": session_id,
-                "uuid": new_uuid(),
+                "uuid": message.uuid if i == 0 else derived_uuid(message.uuid, i),
                 "timestamp": now_timestamp(),
                 **_agent_fields(agent),
             }
@@ -109,6 +169,20 @@ def _agent_fields(agent: AgentInfo | None) -> dict[str, Any]:
         return {}
     return {"parent_tool_use_id": agent.parent_tool_use_id, "agent_id": agent.agent_id,
             "subagent_type": agent.agent_type, "task_description": agent.description}
+
+
+def model_fallback_record(event: ModelFallback, session_id: str) -> dict[str, Any]:
+    """`system/model_fallback`: the turn moved to the next `--fallback-model`."""
+    return {
+        "type": "system",
+        "subtype": "model_fallback",
+        "uuid": new_uuid(),
+        "trigger": event.trigger,
+        "original_model": event.original,
+        "fallback_model": event.fallback,
+        "content": event.summary,
+        "session_id": session_id,
+    }
 
 
 def compact_boundary_record(event: Compacted, session_id: str) -> dict[str, Any]:
@@ -250,18 +324,27 @@ def user_records(message: UserMessage, session_id: str,
 
 
 def usage_record(u: ModelUsage) -> dict[str, Any]:
+    """The result's `usage`, in the API's shape. What cc does not use is what it would
+    say: no geographic routing, no iterations, the standard tier and speed."""
     return {
         "input_tokens": u.input_tokens,
         "cache_creation_input_tokens": u.cache_creation_input_tokens,
         "cache_read_input_tokens": u.cache_read_input_tokens,
         "output_tokens": u.output_tokens,
+        "output_tokens_details": {"thinking_tokens": u.thinking_tokens},
         "server_tool_use": {"web_search_requests": u.web_search_requests, "web_fetch_requests": 0},
         "service_tier": "standard",
-        "cache_creation": {"ephemeral_1h_input_tokens": 0, "ephemeral_5m_input_tokens": 0},
+        "cache_creation": {"ephemeral_1h_input_tokens": u.cache_creation_1h_tokens,
+                           "ephemeral_5m_input_tokens": u.cache_creation_5m_tokens},
+        "inference_geo": "",
+        "iterations": [],
+        "speed": "standard",
     }
 
 
 def model_usage_record(usage: UsageTotals) -> dict[str, Any]:
+    """`modelUsage`: per model, its counts and estimated cost (list prices, as cc talks
+    to the Anthropic API itself: `provider` firstParty, `costBasis` list)."""
     out = {}
     for model, u in usage.by_model.items():
         info = model_info(model)
@@ -274,6 +357,12 @@ def model_usage_record(usage: UsageTotals) -> dict[str, Any]:
             "costUSD": round(u.cost_usd(model), 6),
             "contextWindow": info.context_window,
             "maxOutputTokens": info.max_output_tokens,
+            "thinkingTokens": u.thinking_tokens,
+            "cacheCreationEphemeral5mInputTokens": u.cache_creation_5m_tokens,
+            "cacheCreationEphemeral1hInputTokens": u.cache_creation_1h_tokens,
+            "canonicalModel": canonical_model(model),
+            "provider": "firstParty",
+            "costBasis": "list",
         }
     return out
 
@@ -286,12 +375,17 @@ def result_record(
     failure: str | None,
     duration_ms: int,
     denials: Iterable[Denial],
+    since_last: UsageTotals | None = None,
+    queued_turns: int = 0,
 ) -> dict[str, Any]:
     """The final `result` record, from the turn's end and its summary. Error subtypes
-    carry `errors` and no `result`. A turn answered by a StructuredOutput call carries
+    carry `errors` and no `result`; an answer, its timing and `api_error_status` (null);
+    an API error, its status and type. A turn answered by a StructuredOutput call carries
     the value as `structured_output`, and its JSON as `result`. `denials`: the calls
     refused in the session so far, its agents' too, as the log holds them when the
-    record is written."""
+    record is written. `since_last`: the usage since the previous result (stream-json
+    says it); `queued_turns`: prompts waiting behind this turn (none in print mode). cc
+    has no fast mode: `fast_mode_state` is always off."""
     record: dict[str, Any] = {
         "type": "result",
         "subtype": "success",
@@ -307,18 +401,25 @@ def result_record(
     elif terminal.reason == "max_turns":
         record.update(subtype="error_max_turns", is_error=True)
         record["errors"] = [terminal.error or "Reached maximum number of turns"]
+    elif terminal.reason == "budget_exhausted":
+        record.update(subtype="error_max_budget_usd", is_error=True)
+        record["errors"] = [terminal.error or "Reached the --max-budget-usd limit"]
     elif terminal.reason == "structured_output_retry_exhausted":
         record.update(subtype="error_max_structured_output_retries", is_error=True)
         record["errors"] = [terminal.error or "No answer conforming to the --json-schema"]
     elif terminal.reason == "completed" and terminal.structured_output is not None:
         answer = terminal.structured_output
-        record["result"] = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
-        record["structured_output"] = answer
+        record.update(result=json.dumps(answer, ensure_ascii=False, separators=(",", ":")),
+                      structured_output=answer, api_error_status=None)
+        record.update(summary.timing)
     elif terminal.reason == "completed":
-        record["result"] = last.text if last else ""
+        record.update(result=last.text if last else "", api_error_status=None)
+        record.update(summary.timing)
     else:  # an API error: Claude Code reports it as the result text, is_error true
         record.update(is_error=True, result=terminal.error or "API error")
         record["api_error_status"] = terminal.details.get("status")
+        if terminal.details.get("type"):
+            record["api_error_type"] = terminal.details["type"]
     record.update(
         stop_reason=terminal.stop_reason,
         session_id=summary.session_id,
@@ -330,9 +431,14 @@ def result_record(
             for d in denials
         ],
         terminal_reason=terminal.reason,
+        fast_mode_state="off",
         safety_stops=summary.safety_stops,
         uuid=new_uuid(),
+        queued_turn_count=queued_turns,
+        result_index=0,
     )
+    if since_last is not None:
+        record["model_usage_since_last_result"] = model_usage_record(since_last)
     return record
 
 

@@ -391,7 +391,7 @@ def _clip(text: str, limit: int) -> str:
 
 
 def render_retry(console: Console, summary: str) -> None:
-    """A retry's one-line summary (`RetryEvent.summary`), in the warning colour."""
+    """A retry's (or a model fallback's) one-line summary, in the warning colour."""
     render_notice(console, summary, style="yellow")
 
 

@@ -115,3 +115,29 @@ def test_prefix_match_needs_a_dash_boundary() -> None:
 def test_dated_id_costs_like_its_base() -> None:
     u = ModelUsage(input_tokens=1_000_000)
     assert u.cost_usd("claude-opus-4-1-20250805") == pytest.approx(15.0)
+
+
+def test_thinking_and_cache_lifetimes_are_counted_and_follow_merges() -> None:
+    answer = {"input_tokens": 10, "output_tokens": 50,
+              "output_tokens_details": {"thinking_tokens": 30},
+              "cache_creation": {"ephemeral_5m_input_tokens": 7, "ephemeral_1h_input_tokens": 2}}
+    totals = UsageTotals()
+    totals.add("claude-opus-5-5", answer)
+    before = totals.snapshot()
+    other = UsageTotals()
+    other.add("claude-opus-5-5", answer)
+    totals.merge(other)
+    mine = totals.by_model["claude-opus-5-5"]
+    assert (mine.thinking_tokens, mine.cache_creation_5m_tokens,
+            mine.cache_creation_1h_tokens) == (60, 14, 4)
+    assert totals.since(before).by_model["claude-opus-5-5"].thinking_tokens == 30
+    assert totals.total.cache_creation_1h_tokens == 4
+
+
+def test_canonical_ids() -> None:
+    from cc.models.catalog import canonical_model
+
+    assert canonical_model("opus") == "claude-opus-5-5"
+    assert canonical_model("claude-haiku-4-5-20251001") == "claude-haiku-4-5"
+    assert canonical_model("claude-sonnet-5[1m]") == "claude-sonnet-5"
+    assert canonical_model("my-local-model") == "my-local-model"

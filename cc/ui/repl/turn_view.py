@@ -20,6 +20,7 @@ from cc.core.events import (
     AssistantEvent,
     BlockComplete,
     Event,
+    ModelFallback,
     Notice,
     RequestStart,
     RetryEvent,
@@ -120,7 +121,7 @@ class TurnView:
             await self._tool_done(event)
         elif isinstance(event, SubagentEvent):
             self._subagent(event)
-        elif isinstance(event, RetryEvent):
+        elif isinstance(event, (RetryEvent, ModelFallback)):
             from cc.ui.render import render_retry
 
             summary = event.summary

@@ -1,0 +1,41 @@
+"""Each hook command's start and end, for whoever watches them: print mode writes them
+as stream-json's `system/hook_started` and `system/hook_response` records (always for
+SessionStart, for every event with `--include-hook-events`, as Claude Code does).
+
+`hook_name` is the event, with the value its matcher was tested on for the events that
+have matchers (`PreToolUse:Bash`, `SessionStart:startup`); `hook_id` ties a command's
+two notes together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cc.hooks.process import HookResult
+
+
+@dataclass(frozen=True)
+class HookStarted:
+    hook_id: str
+    hook_name: str
+    hook_event: str
+
+
+@dataclass(frozen=True)
+class HookFinished:
+    hook_id: str
+    hook_name: str
+    hook_event: str
+    result: HookResult
+
+    @property
+    def outcome(self) -> str:
+        """success (exit 0), cancelled (timed out) or error (any other end)."""
+        if self.result.timed_out:
+            return "cancelled"
+        return "success" if self.result.exit_code == 0 else "error"
+
+
+HookNote = HookStarted | HookFinished
+HookWatcher = Callable[[HookNote], None]
