@@ -68,6 +68,8 @@ def test_bad_lines_and_unknown_requests_leave_the_session_reading(tmp_path: Path
     assert error["response"] == {"subtype": "error", "request_id": "r1",
                                  "error": "Unsupported control request subtype: teleport",
                                  "error_code": "unsupported_request"}
+    problems = [r["content"] for r in lines if r.get("subtype") == "informational"]
+    assert len(problems) == 2 and "not JSON" in problems[0] and "mystery" in problems[1]
     replays = [r for r in lines if r["type"] == "user" and r.get("isReplay")]
     assert [r["uuid"] for r in replays][-1] == "u-1"
     [result] = [r for r in lines if r["type"] == "result"]  # shouldQuery false: no turn

@@ -93,7 +93,7 @@ class Host:
             try:
                 line = await reader.readline()
             except ValueError:  # longer than LINE_LIMIT
-                _warn("a stdin line is longer than the limit; skipped")
+                self.report("a stdin line is longer than the limit; skipped")
                 continue
             if not line:
                 break
@@ -101,7 +101,7 @@ class Host:
             if message is None:
                 continue
             if isinstance(message, BadLine):
-                _warn(f"stdin line not understood: {message.why}")
+                self.report(f"stdin line not understood: {message.why}")
             elif isinstance(message, ControlResponse):
                 future = self._pending.get(message.request_id)
                 if future is not None and not future.done():
@@ -118,6 +118,16 @@ class Host:
             if not future.done():
                 future.set_result(ControlResponse("", False, {}, "stdin closed"))
         await self.inbox.put(_EOF)
+
+    def report(self, problem: str) -> None:
+        """A problem of the program's input: on stderr, and as an error record (a
+        `system/informational` line of level error) for the program to read."""
+        from cc.models.messages import new_uuid
+
+        _warn(problem)
+        self.outbox.send({"type": "system", "subtype": "informational", "level": "error",
+                          "content": problem, "uuid": new_uuid(),
+                          "session_id": self.session.engine.session_id})
 
     async def answer(self, request: ControlRequest) -> None:
         from cc.ui.sdk.control import handle
