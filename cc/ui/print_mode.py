@@ -23,38 +23,24 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cc import __version__
 from cc.core.events import (
-    AssistantEvent,
     Compacted,
     CompactionFailed,
     Event,
-    ModelFallback,
-    Notice,
-    RetryEvent,
-    StreamEvent,
-    SubagentEvent,
     Terminal,
-    ToolDone,
-    ToolStart,
     TurnSummary,
-    UserEvent,
 )
-from cc.models.content_blocks import TextBlock, ToolResultBlock
+from cc.models.content_blocks import TextBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
 from cc.models.usage import UsageTotals
 from cc.ui.records import (
     assistant_records,
     background_records,
-    compact_boundary_record,
-    compact_summary_record,
     hook_record,
     init_record,
-    model_fallback_record,
     result_record,
-    task_notification_record,
-    task_started_record,
-    user_records,
     user_text_record,
 )
+from cc.ui.turn_writer import Turn, Writer, aborted, consume, emit_interrupted
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -89,28 +75,6 @@ class _Interrupt:
     @property
     def happened(self) -> bool:
         return self.signum is not None
-
-
-@dataclass(frozen=True)
-class _Writer:
-    """How the turn's events are written: `emit` a record (json and stream-json), print
-    retries to stderr (text), pass raw stream events on (--include-partial-messages)."""
-
-    emit: Callable[[dict[str, Any]], None]
-    records: bool
-    text: bool
-    partial: bool
-
-
-@dataclass
-class _Turn:
-    """What the writer needs to know once the turn is over."""
-
-    terminal: Terminal | None = None
-    last: AssistantMessage | None = None
-    tools_running: int = 0
-    #: Where this turn's messages begin in the conversation.
-    start: int = 0
 
 
 async def run_print(
@@ -159,7 +123,7 @@ async def run_print(
         session.hook_watchers.append(hook_ran)
         if (agents := engine.executor.ctx.agent_tasks) is not None:
             agents.watchers.append(background_records(engine.session_id, emit))
-    turns = [_Turn()]
+    turns = [Turn()]
     failure: str | None = None
     interrupt = _Interrupt()
     loop = asyncio.get_running_loop()
@@ -174,7 +138,7 @@ async def run_print(
         since, reported = summary.usage.since(reported), summary.usage
         return since
 
-    def finished_turn(turn: _Turn) -> None:
+    def finished_turn(turn: Turn) -> None:
         """A turn before the last one (background agents started another): its result."""
         terminal = turn.terminal or Terminal("turn_setup_failed")
         summary = terminal.summary or engine.summarize()
@@ -184,7 +148,7 @@ async def run_print(
         if records:
             emit(_numbered(record, len(turns) - 1))
 
-    writer = _Writer(emit, records, text=output_format == "text",
+    writer = Writer(emit, records, text=output_format == "text",
                      partial=partial and output_format == "stream-json")
 
     async def turns_of_the_run() -> None:
@@ -193,8 +157,8 @@ async def run_print(
         # read their notifications in a new turn (as Claude Code does).
         while _completed(turns[-1]) and await session.wait_for_news():
             finished_turn(turns[-1])
-            turns.append(_Turn(start=len(engine.messages)))
-            await _consume(engine, session.submit(None), turns[-1], writer)
+            turns.append(Turn(start=len(engine.messages)))
+            await consume(engine, session.submit(None), turns[-1], writer)
 
     work = asyncio.create_task(turns_of_the_run())
     for signum in _SIGNAL_EXIT:
@@ -206,9 +170,9 @@ async def run_print(
             failure = f"{type(exc).__name__}: {exc}"
         turn = turns[-1]
         if interrupt.happened:
-            turn.terminal = _aborted(turn)
+            turn.terminal = aborted(turn)
             if records:
-                _emit_interrupted(engine, turn, emit)
+                emit_interrupted(engine, turn, emit)
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
                                collected, emit, usage_since_last)
         session.hook_watchers.clear()  # the result is the last record (SessionEnd's unsaid)
@@ -253,8 +217,8 @@ def startup_failed(session: Session, problem: str, output_format: str,
 
 
 def _write_result(
-    turn: _Turn,
-    turns: list[_Turn],
+    turn: Turn,
+    turns: list[Turn],
     engine: QueryEngine,
     failure: str | None,
     started: float,
@@ -322,7 +286,7 @@ async def _ending(session: Session, *, drain: bool) -> None:
         await session.close()
 
 
-async def _run_turn(session: Session, prompt: str, turn: _Turn, writer: _Writer) -> None:
+async def _run_turn(session: Session, prompt: str, turn: Turn, writer: Writer) -> None:
     engine = session.engine
     if not session.credentials.present:
         # Never reaching the model, the run leaves no transcript behind for -c to find.
@@ -343,11 +307,11 @@ async def _run_turn(session: Session, prompt: str, turn: _Turn, writer: _Writer)
         _answer_locally(engine, prepared.problem or "nothing to send", turn, writer)
         return
     turn.start = len(engine.messages)
-    await _consume(engine, session.submit(prepared.message, model=prepared.model,
+    await consume(engine, session.submit(prepared.message, model=prepared.model,
                                           tools=prepared.allowed_tools), turn, writer)
 
 
-def _answer_locally(engine: QueryEngine, said: str, turn: _Turn, writer: _Writer) -> None:
+def _answer_locally(engine: QueryEngine, said: str, turn: Turn, writer: Writer) -> None:
     """The prompt became nothing to send (an MCP prompt missing an argument): what it
     says is the run's answer, a success with no request, as Claude Code reports it."""
     from cc.session.lines import SYNTHETIC_MODEL
@@ -366,7 +330,7 @@ def _is_compact(prompt: str) -> bool:
     return bool(words) and words[0] == "/compact"
 
 
-async def _compact(engine: QueryEngine, prompt: str, turn: _Turn, writer: _Writer) -> None:
+async def _compact(engine: QueryEngine, prompt: str, turn: Turn, writer: Writer) -> None:
     """`-p "/compact [instructions]"`: compact, and report it as a turn with no requests
     (a success with an empty result, as Claude Code reports it)."""
     words = prompt.split(maxsplit=1)
@@ -383,7 +347,7 @@ async def _compact(engine: QueryEngine, prompt: str, turn: _Turn, writer: _Write
                 failure = f"Could not compact: {event.reason}"
             yield event
 
-    await _consume(engine, events(), turn, writer)
+    await consume(engine, events(), turn, writer)
     if said and writer.records:
         stdout = UserMessage.text(f"<local-command-stdout>{said}</local-command-stdout>")
         writer.emit({**user_text_record(stdout, engine.session_id), "isReplay": True})
@@ -393,7 +357,7 @@ async def _compact(engine: QueryEngine, prompt: str, turn: _Turn, writer: _Write
         turn.terminal = Terminal("api_error", error=failure, summary=engine.summarize())
 
 
-def _completed(turn: _Turn) -> bool:
+def _completed(turn: Turn) -> bool:
     return turn.terminal is not None and turn.terminal.ok
 
 
@@ -405,101 +369,6 @@ def _numbered(record: dict[str, Any], index: int) -> dict[str, Any]:
             "result_index": index}
 
 
-async def _consume(
-    engine: QueryEngine,
-    events: AsyncIterator[Event],
-    turn: _Turn,
-    writer: _Writer,
-) -> None:
-    emit, records, text, partial = writer.emit, writer.records, writer.text, writer.partial
-    started_agents: set[str] = set()
-    async for event in events:
-        if isinstance(event, SubagentEvent):
-            if records:
-                _emit_subagent(event, engine.session_id, emit, started_agents)
-        elif isinstance(event, StreamEvent):
-            if partial:
-                emit(_stream_record(event, engine.session_id))
-        elif isinstance(event, AssistantEvent):
-            turn.last = event.message
-            if records:
-                for record in assistant_records(event.message, engine.session_id):
-                    emit(record)
-        elif isinstance(event, UserEvent):
-            if records and any(isinstance(b, ToolResultBlock) for b in event.message.content):
-                for record in user_records(event.message, engine.session_id):
-                    emit(record)
-            elif records and event.synthetic:
-                emit({**user_text_record(event.message, engine.session_id),
-                      "isSynthetic": True})
-        elif isinstance(event, ToolStart):
-            turn.tools_running += 1
-        elif isinstance(event, ToolDone):
-            turn.tools_running = max(0, turn.tools_running - 1)
-        elif isinstance(event, RetryEvent):
-            if records:
-                emit(_retry_record(event, engine.session_id))
-            elif text:
-                print(event.summary, file=sys.stderr, flush=True)
-        elif isinstance(event, ModelFallback):
-            if records:
-                emit(model_fallback_record(event, engine.session_id))
-            elif text:
-                print(event.summary, file=sys.stderr, flush=True)
-        elif isinstance(event, Notice) and event.level == "warning":
-            print(f"Warning: {event.text}", file=sys.stderr, flush=True)
-        elif isinstance(event, Compacted):
-            if records:
-                emit(compact_boundary_record(event, engine.session_id))
-                emit(compact_summary_record(event, engine.session_id))
-        elif isinstance(event, CompactionFailed):
-            print(f"Warning: could not compact the conversation: {event.reason}",
-                  file=sys.stderr, flush=True)
-        elif isinstance(event, Terminal):
-            turn.terminal = event
-
-
-def _emit_subagent(event: SubagentEvent, session_id: str, emit: Callable[[dict[str, Any]], None],
-                   started: set[str]) -> None:
-    """A sub-agent's prompt, calls and results, marked with its Agent call's id."""
-    agent, inner = event.agent, event.event
-    if agent.agent_id not in started:
-        started.add(agent.agent_id)
-        emit(task_started_record(agent, session_id))
-    if isinstance(inner, AssistantEvent):
-        for record in assistant_records(inner.message, session_id, agent):
-            emit(record)
-    elif isinstance(inner, UserEvent):
-        if any(isinstance(b, ToolResultBlock) for b in inner.message.content):
-            for record in user_records(inner.message, session_id, agent):
-                emit(record)
-        elif not inner.message.is_meta:
-            emit(user_text_record(inner.message, session_id, agent))
-    elif isinstance(inner, Terminal):
-        emit(task_notification_record(agent, inner, session_id))
-
-
-def _emit_interrupted(
-    engine: QueryEngine, turn: _Turn, emit: Callable[[dict[str, Any]], None]
-) -> None:
-    """What the interrupt left in the conversation: the answer as far as it got, the marker."""
-    from cc.core.query_engine import INTERRUPTED_TEXT
-
-    for message in engine.messages[turn.start:]:
-        if isinstance(message, AssistantMessage) and message.aborted:
-            for record in assistant_records(message, engine.session_id):
-                emit(record)
-        elif isinstance(message, UserMessage) and message.is_meta and (
-            message.content and getattr(message.content[0], "text", None) == INTERRUPTED_TEXT
-        ):
-            emit(user_text_record(message, engine.session_id))
-
-
-def _aborted(turn: _Turn) -> Terminal:
-    reason = "aborted_tools" if turn.tools_running else "aborted_streaming"
-    return Terminal(reason, error="Interrupted by the user")
-
-
 def _text_of(result: dict[str, Any], **limits: Any) -> str:
     subtype = result["subtype"]
     if subtype in _ERROR_TEXT:
@@ -508,25 +377,3 @@ def _text_of(result: dict[str, Any], **limits: Any) -> str:
     return str(result.get("result", ""))
 
 
-def _stream_record(event: StreamEvent, session_id: str) -> dict[str, Any]:
-    return {
-        "type": "stream_event",
-        "event": event.raw,
-        "parent_tool_use_id": None,
-        "uuid": new_uuid(),
-        "session_id": session_id,
-    }
-
-
-def _retry_record(event: RetryEvent, session_id: str) -> dict[str, Any]:
-    return {
-        "type": "system",
-        "subtype": "api_retry",
-        "attempt": event.attempt,
-        "max_retries": event.max_retries,
-        "retry_delay_ms": int(event.delay_s * 1000),
-        "error_status": event.error.status,
-        "error": event.error.kind,
-        "uuid": new_uuid(),
-        "session_id": session_id,
-    }

@@ -10,14 +10,8 @@ from typing import TYPE_CHECKING
 
 from cc import __version__
 from cc.core.events import Terminal
-from cc.ui.print_mode import (
-    _aborted,
-    _consume,
-    _emit_interrupted,
-    _Turn,
-    _Writer,
-)
 from cc.ui.records import init_record, result_record
+from cc.ui.turn_writer import Turn, Writer, aborted, consume, emit_interrupted
 
 if TYPE_CHECKING:
     from cc.models.messages import UserMessage
@@ -39,23 +33,23 @@ async def run_turn(host: Host, item: UserInput) -> bool:
             engine.append(message)
         return True
     emit(init_record(session, __version__))
-    turn = _Turn(start=len(engine.messages))
-    writer = _Writer(emit, records=True, text=False, partial=host.partial)
+    turn = Turn(start=len(engine.messages))
+    writer = Writer(emit, records=True, text=False, partial=host.partial)
     failure: str | None = None
     interrupted = False
     try:
         message, model, tools = await _message(host, item)
         if message is not None:
             turn.start = len(engine.messages)
-            await _consume(engine, session.submit(message, model=model, tools=tools), turn,
+            await consume(engine, session.submit(message, model=model, tools=tools), turn,
                            writer)
     except asyncio.CancelledError:
         interrupted = True
     except Exception as exc:  # noqa: BLE001 - reported in the result, the session goes on
         failure = f"{type(exc).__name__}: {exc}"
     if interrupted:
-        turn.terminal = _aborted(turn)
-        _emit_interrupted(engine, turn, emit)
+        turn.terminal = aborted(turn)
+        emit_interrupted(engine, turn, emit)
     terminal = turn.terminal or Terminal("turn_setup_failed")
     result = result_record(terminal, terminal.summary or engine.summarize(), turn.last,
                            failure=failure, duration_ms=int((time.monotonic() - started) * 1000),
