@@ -71,6 +71,7 @@ class Host:
     inbox: asyncio.Queue[object] = field(default_factory=asyncio.Queue)
     _pending: dict[str, asyncio.Future[ControlResponse]] = field(default_factory=dict)
     _turn: asyncio.Task[bool] | None = None
+    _answering: set[asyncio.Task[None]] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
     # -- talking to the program -----------------------------------------------------------
@@ -107,7 +108,11 @@ class Host:
                 if future is not None and not future.done():
                     future.set_result(message)
             elif isinstance(message, ControlRequest):
-                await self.answer(message)
+                # Answered in its own task: a slow one (a reconnect) must not hold up
+                # the lines behind it, such as the answer a turn waits for.
+                task = asyncio.ensure_future(self.answer(message))
+                self._answering.add(task)
+                task.add_done_callback(self._answering.discard)
             elif isinstance(message, ControlCancel):
                 future = self._pending.get(message.request_id)
                 if future is not None and not future.done():
@@ -319,8 +324,9 @@ async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
     try:
         status = await host.run_turns()
     finally:
-        reading.cancel()
-        await asyncio.gather(reading, return_exceptions=True)
+        from cc.core.supervisor import cancel_and_wait
+
+        await cancel_and_wait([reading, *host._answering])
         transport.close()
         try:
             await session.end("other")
