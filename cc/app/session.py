@@ -84,6 +84,8 @@ class Session:
         #: The configured MCP servers (None: there are none); `open()` starts them.
         self.mcp: McpHub | None = None
         self._mcp_started = False
+        #: The MCP servers whose failure `mcp_ready` has told.
+        self._mcp_told: set[str] = set()
         #: Hooks a program driving the session registered (an SDK host's callbacks);
         #: every agent's hook runner has them.
         self.host_hooks: list[HookMatcher] = []
@@ -261,9 +263,11 @@ class Session:
         if hub is None:
             return []
         await hub.settled(hub.setup.connect_timeout)
-        notes = [f'MCP server "{c.name}" failed to connect: {c.error}'
-                 for c in hub.connections.values() if c.status == "failed" and c.error]
-        return notes + hub.take_problems()
+        failed = [c for c in hub.connections.values()
+                  if c.status == "failed" and c.error and c.name not in self._mcp_told]
+        self._mcp_told.update(c.name for c in failed)  # an SDK host asks before each turn
+        return [f'MCP server "{c.name}" failed to connect: {c.error}'
+                for c in failed] + hub.take_problems()
 
     async def wait_for_news(self) -> bool:
         """Wait while background agents run and nothing waits for the model; whether

@@ -23,14 +23,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cc.config.env import env_number
 from cc.mcp.client import describe_error
 from cc.mcp.connection import ServerConnection, ServerDown
-from cc.mcp.tool import (
-    DEFAULT_TOOL_TIMEOUT_MS,
-    content_blocks,
-    tool_name,
-)
+from cc.mcp.tool import call_timeout, content_blocks, tool_name
 
 
 @dataclass(frozen=True)
@@ -100,15 +95,15 @@ def bind_arguments(command: PromptCommand, args: str) -> dict[str, str] | str:
 async def render_prompt(connection: ServerConnection, command: PromptCommand,
                         arguments: dict[str, str]) -> list[dict[str, Any]] | str:
     """The prompt's messages as content blocks; or, as a string, why there are none."""
-    timeout_ms = env_number("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS)
+    timeout = call_timeout()
     try:
         result = await connection.call(
-            lambda client: client.get_prompt(command.prompt, arguments), timeout_ms / 1000)
+            lambda client: client.get_prompt(command.prompt, arguments), timeout)
     except ServerDown as exc:
         return str(exc)
     except TimeoutError:
         return (f'MCP server "{command.server}" did not give prompt "{command.prompt}" within '
-                f"{timeout_ms / 1000:g}s")
+                f"{timeout:g}s")
     except Exception as exc:  # noqa: BLE001 - the server's failure, told to the user
         return f'MCP server "{command.server}" could not give prompt "{command.prompt}": ' \
                f"{describe_error(exc)}"

@@ -17,14 +17,9 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cc.config.env import env_number
 from cc.mcp.client import describe_error
 from cc.mcp.connection import ServerConnection, ServerDown
-from cc.mcp.tool import (
-    CHARS_PER_TOKEN,
-    DEFAULT_MAX_OUTPUT_TOKENS,
-    DEFAULT_TOOL_TIMEOUT_MS,
-)
+from cc.mcp.tool import CHARS_PER_TOKEN, call_timeout, output_limit
 from cc.tools.mcp_access import ResourceContents, ResourceEntry, ResourceProblem
 
 if TYPE_CHECKING:
@@ -120,17 +115,17 @@ async def _ask(connection: ServerConnection, request: Callable[[Client, str], Aw
     """`request` on the server's live client, its failure as a problem."""
     from mcp.shared.exceptions import MCPError
 
-    timeout_ms = env_number("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS)
+    timeout = call_timeout()
     name = connection.name
     try:
-        return await connection.call(lambda client: request(client, name), timeout_ms / 1000)
+        return await connection.call(lambda client: request(client, name), timeout)
     except _NoResources:
         return ResourceProblem("no_resources", f'MCP server "{name}" offers no resources.')
     except ServerDown as exc:
         return ResourceProblem("down", str(exc))
     except TimeoutError:
         return ResourceProblem("down", f'MCP server "{name}" did not {what} within '
-                                       f"{timeout_ms / 1000:g}s")
+                                       f"{timeout:g}s")
     except MCPError as exc:
         if exc.code in _NO_ANSWER:
             return ResourceProblem("down", f'MCP server "{name}" did not answer: {exc.message}')
@@ -148,7 +143,7 @@ def _contents(part: Any) -> ResourceContents:
 
 def _capped(parts: list[ResourceContents]) -> list[ResourceContents]:
     """Text past MAX_MCP_OUTPUT_TOKENS (estimated, all parts together) cut, with a note."""
-    limit = env_number("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS)
+    limit = output_limit()
     left = limit * CHARS_PER_TOKEN
     total = sum(len(p.text) for p in parts if p.text is not None)
     if total <= left:

@@ -37,6 +37,16 @@ DEFAULT_MAX_OUTPUT_TOKENS = 25_000
 CHARS_PER_TOKEN = 4
 
 
+def call_timeout() -> float:
+    """Seconds an MCP request may take: MCP_TOOL_TIMEOUT (ms), else Claude Code's default."""
+    return env_number("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS) / 1000
+
+
+def output_limit() -> int:
+    """Tokens of MCP output kept: MAX_MCP_OUTPUT_TOKENS, else 25,000."""
+    return env_number("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS)
+
+
 def clean_name(name: str) -> str:
     """A server's or tool's name as it goes into `mcp__…`: characters outside
     [A-Za-z0-9_-] become `_`."""
@@ -96,14 +106,14 @@ class McpTool(Tool):
         from cc.mcp.connection import ServerDown
 
         arguments = inp.model_dump()
-        timeout_ms = env_number("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS)
+        timeout = call_timeout()
         try:
             result = await self.connection.call(
                 lambda client: client.call_tool(self.server_tool, arguments),
-                timeout_ms / 1000)
+                timeout)
         except TimeoutError:
             return _error(f'MCP server "{self.connection.name}" tool "{self.server_tool}" '
-                          f"timed out after {timeout_ms / 1000:g}s")
+                          f"timed out after {timeout:g}s")
         except ServerDown as exc:
             return _error(str(exc))
         except Exception as exc:  # noqa: BLE001 - the server's failure, told to the model
@@ -137,8 +147,7 @@ def map_result(result: Any, connection: ServerConnection | None = None, *,
     else:
         server = connection.name if connection is not None else "mcp"
         blocks = _with_saved_images(blocks, server, saved_in)
-        content = cap_output(blocks, env_number("MAX_MCP_OUTPUT_TOKENS",
-                                                DEFAULT_MAX_OUTPUT_TOKENS))
+        content = cap_output(blocks, output_limit())
         if not content:
             content = [{"type": "text", "text": "(no content)"}]
     data = _record(content, meta)
