@@ -16,7 +16,15 @@ from cc.session.lines import derived_uuid, now_timestamp
 if TYPE_CHECKING:
     from cc.app.session import Session
     from cc.core.denials import Denial
-    from cc.core.events import AgentInfo, Compacted, ModelFallback, Terminal, TurnSummary
+    from cc.core.events import (
+        AgentInfo,
+        Compacted,
+        ModelFallback,
+        RetryEvent,
+        StreamEvent,
+        Terminal,
+        TurnSummary,
+    )
     from cc.core.query_engine import QueryEngine
     from cc.hooks.lifecycle import HookNote
     from cc.models.usage import ModelUsage, UsageTotals
@@ -444,3 +452,27 @@ def result_record(
 
 #: The reason of a turn that never reached the model.
 SETUP_FAILED = ("turn_setup_failed",)
+
+
+def stream_record(event: StreamEvent, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "stream_event",
+        "event": event.raw,
+        "parent_tool_use_id": None,
+        "uuid": new_uuid(),
+        "session_id": session_id,
+    }
+
+
+def retry_record(event: RetryEvent, session_id: str) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": "api_retry",
+        "attempt": event.attempt,
+        "max_retries": event.max_retries,
+        "retry_delay_ms": int(event.delay_s * 1000),
+        "error_status": event.error.status,
+        "error": event.error.kind,
+        "uuid": new_uuid(),
+        "session_id": session_id,
+    }

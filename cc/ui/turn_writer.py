@@ -30,12 +30,14 @@ from cc.core.events import (
     UserEvent,
 )
 from cc.models.content_blocks import ToolResultBlock
-from cc.models.messages import AssistantMessage, UserMessage, new_uuid
+from cc.models.messages import AssistantMessage, UserMessage
 from cc.ui.records import (
     assistant_records,
     compact_boundary_record,
     compact_summary_record,
     model_fallback_record,
+    retry_record,
+    stream_record,
     task_notification_record,
     task_started_record,
     user_records,
@@ -82,7 +84,7 @@ async def consume(
                 _emit_subagent(event, engine.session_id, emit, started_agents)
         elif isinstance(event, StreamEvent):
             if partial:
-                emit(_stream_record(event, engine.session_id))
+                emit(stream_record(event, engine.session_id))
         elif isinstance(event, AssistantEvent):
             turn.last = event.message
             if records:
@@ -101,7 +103,7 @@ async def consume(
             turn.tools_running = max(0, turn.tools_running - 1)
         elif isinstance(event, RetryEvent):
             if records:
-                emit(_retry_record(event, engine.session_id))
+                emit(retry_record(event, engine.session_id))
             elif text:
                 print(event.summary, file=sys.stderr, flush=True)
         elif isinstance(event, ModelFallback):
@@ -161,27 +163,3 @@ def emit_interrupted(
 def aborted(turn: Turn) -> Terminal:
     reason = "aborted_tools" if turn.tools_running else "aborted_streaming"
     return Terminal(reason, error="Interrupted by the user")
-
-
-def _stream_record(event: StreamEvent, session_id: str) -> dict[str, Any]:
-    return {
-        "type": "stream_event",
-        "event": event.raw,
-        "parent_tool_use_id": None,
-        "uuid": new_uuid(),
-        "session_id": session_id,
-    }
-
-
-def _retry_record(event: RetryEvent, session_id: str) -> dict[str, Any]:
-    return {
-        "type": "system",
-        "subtype": "api_retry",
-        "attempt": event.attempt,
-        "max_retries": event.max_retries,
-        "retry_delay_ms": int(event.delay_s * 1000),
-        "error_status": event.error.status,
-        "error": event.error.kind,
-        "uuid": new_uuid(),
-        "session_id": session_id,
-    }
