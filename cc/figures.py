@@ -36,9 +36,9 @@ def cost_report(
     lines_added: int = 0,
     lines_removed: int = 0,
 ) -> str:
-    """The /cost report: totals, then usage by model."""
+    """The /cost (and /usage) report: totals, usage by model, then the prompt cache."""
     rows = [
-        ("Total cost:", format_cost(usage.cost_usd)),
+        ("Estimated cost:", format_cost(usage.cost_usd)),
         ("Total duration (API):", format_duration(usage.api_duration_ms / 1000)),
         ("Total duration (wall):", format_duration(wall_s)),
         ("Total code changes:", f"{lines_added} {_plural(lines_added, 'line')} added, "
@@ -58,7 +58,23 @@ def cost_report(
             )
     else:
         lines.append("Usage:                 0 input, 0 output, 0 cache read, 0 cache write")
+    if cache := cache_line(usage):
+        lines.append(f"{'Prompt cache:':<23}{cache}")
     return "\n".join(lines)
+
+
+def cache_line(usage: UsageTotals) -> str | None:
+    """How much of the input the prompt cache served: its hit rate (the share of input
+    tokens read from the cache), then the tokens read from it and written to it. None
+    before any request."""
+    total = usage.total
+    read, written = total.cache_read_input_tokens, total.cache_creation_input_tokens
+    prompt = total.input_tokens + read + written
+    if prompt == 0:
+        return None
+    rate = round(100 * read / prompt)
+    return (f"{rate}% of input tokens from cache ({format_tokens(read)} read, "
+            f"{format_tokens(written)} written)")
 
 
 def _plural(n: int, word: str) -> str:

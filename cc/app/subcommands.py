@@ -12,9 +12,10 @@ commander, and was observed doing this):
     claude "update the readme"     not one: a quoted prompt is one word, not "update"
     claude -- mcp list             one: the words after `--` count too
 
-Claude Code's subcommands that cc does not have yet say so and exit 1 rather than
-becoming prompts. (Claude Code also stops a near miss such as `claude mcpp`; cc sends
-those to the model.)
+`mcp`, `doctor`, `update`, `auth` and `agents` answer locally (`cc.mcp.cli`,
+`cc.app.local_subcommands`). Claude Code's subcommands that cc does not have yet say so
+and exit 1 rather than becoming prompts. (Claude Code also stops a near miss such as
+`claude mcpp`; cc sends those to the model.)
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ __all__ = ["NOT_YET", "find_subcommand", "run_subcommand"]
 #: Claude Code 2.1's subcommands that cc does not implement (its --help lists most;
 #: `project`, `daemon` and `remote-control` answer --help but are not listed).
 NOT_YET = frozenset({
-    "agents", "attach", "auth", "auto-mode", "daemon", "doctor", "gateway", "import",
-    "install", "kill", "logs", "plugin", "plugins", "project", "purge", "remote-control",
-    "respawn", "rm", "setup-token", "stop", "ultrareview", "update", "upgrade",
+    "attach", "auto-mode", "daemon", "gateway", "import", "install", "kill", "logs",
+    "plugin", "plugins", "project", "purge", "remote-control", "respawn", "rm",
+    "setup-token", "stop", "ultrareview",
 })
-IMPLEMENTED = frozenset({"mcp"})
+IMPLEMENTED = frozenset({"mcp", "doctor", "update", "upgrade", "auth", "agents"})
 
 
 def find_subcommand(argv: Sequence[str], parser: argparse.ArgumentParser
@@ -80,9 +81,14 @@ def run_subcommand(name: str, rest: list[str]) -> int:
     from pathlib import Path
 
     from cc.config.paths import config_dir
-    from cc.mcp.cli import Context, run_mcp
 
     def err(text: str) -> None:
         print(text, file=sys.stderr)
+
+    if name != "mcp":
+        from cc.app.local_subcommands import run_local
+
+        return run_local(name, rest, Path.cwd(), config_dir(), print, err)
+    from cc.mcp.cli import Context, run_mcp
 
     return run_mcp(rest, Context(Path.cwd(), config_dir(), print, err, sys.stdin.read))

@@ -3,8 +3,9 @@
 /help /clear /compact /model /cost /init /exit here; the read-only views (/status,
 /config, /permissions, /hooks) in `info.py`, /context in `context_view.py`, /sandbox in
 `sandbox_view.py`, /agents in `agents_view.py`, /skills in `skills_view.py`, /team in
-`team_view.py`, /mcp in `mcp_view.py`; /resume and /memory in `sessions.py`. `BUILTINS`
-lists them all, in /help order.
+`team_view.py`, /mcp in `mcp_view.py`; /resume and /memory in `sessions.py`; the
+others each in their own module (named in the imports). `BUILTINS` lists them all, in
+/help order.
 """
 
 from __future__ import annotations
@@ -12,9 +13,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from cc import __version__
+from cc.commands.add_dir import add_dir_command
 from cc.commands.agents_view import agents_command
+from cc.commands.auth_view import login_command, logout_command
 from cc.commands.context import CommandContext, CommandResult
 from cc.commands.context_view import context_command
+from cc.commands.doctor_view import doctor_command
+from cc.commands.export import export_command
 from cc.commands.info import (
     config_command,
     hooks_command,
@@ -23,10 +28,16 @@ from cc.commands.info import (
 )
 from cc.commands.mcp_view import mcp_command
 from cc.commands.registry import BuiltinCommand
+from cc.commands.release_notes import release_notes_command
+from cc.commands.rename import rename_command
+from cc.commands.review import review_command, security_review_command
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.commands.skills_view import skills_command
+from cc.commands.tasks_view import tasks_command, todos_command
 from cc.commands.team_view import team_command
+from cc.commands.terminal_setup import terminal_setup_command
+from cc.commands.vim import vim_command
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
 
@@ -159,12 +170,15 @@ async def exit_command(ctx: CommandContext, args: str) -> CommandResult:
 
 
 BUILTINS: tuple[BuiltinCommand, ...] = (
-    BuiltinCommand("help", "Show commands and shortcuts", help_command),
+    BuiltinCommand("help", "Show commands and shortcuts", help_command, in_print="unavailable"),
     BuiltinCommand("clear", "Start a new conversation (history is kept on disk)", clear_command),
     BuiltinCommand("compact", "Summarize the conversation to free context", compact_command,
                    argument_hint="[instructions]"),
     BuiltinCommand("model", "Show or set the model", model_command, argument_hint="[name]"),
-    BuiltinCommand("cost", "Tokens and cost of this session", cost_command),
+    BuiltinCommand("cost", "Tokens, cost and prompt cache use of this session", cost_command,
+                   in_print="run"),
+    BuiltinCommand("usage", "Tokens, cost and prompt cache use of this session", cost_command,
+                   in_print="run"),
     BuiltinCommand("status", "Version, model, session, permission mode, API key", status_command),
     BuiltinCommand("config", "Show the merged settings", config_command),
     BuiltinCommand("permissions", "List permission rules", permissions_command),
@@ -183,5 +197,30 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
     BuiltinCommand("resume", "Resume an earlier conversation", resume_command,
                    argument_hint="[session id]"),
+    BuiltinCommand("export", "Export the conversation as text to a file, or the clipboard",
+                   export_command, argument_hint="[file]", in_print="unavailable"),
+    BuiltinCommand("tasks", "Background shells and agents; stop one", tasks_command,
+                   aliases=("bashes",), argument_hint="[stop <id>]", in_print="unavailable"),
+    BuiltinCommand("todos", "The current todo list", todos_command, in_print="unavailable"),
+    BuiltinCommand("add-dir", "Add a working directory for this session", add_dir_command,
+                   argument_hint="<path>", in_print="unavailable"),
+    BuiltinCommand("review", "Review a pull request, or the changes on this branch",
+                   review_command, argument_hint="[pr]", in_print="run"),
+    BuiltinCommand("security-review", "Security review of the pending changes on this branch",
+                   security_review_command, in_print="run"),
+    BuiltinCommand("doctor", "Check the install, settings, key, MCP servers and sandbox",
+                   doctor_command, in_print="run"),
+    BuiltinCommand("rename", "Name this session", rename_command, argument_hint="<name>",
+                   in_print="run"),
+    BuiltinCommand("release-notes", "What each version of cc brought", release_notes_command,
+                   in_print="unavailable"),
+    BuiltinCommand("vim", "Switch between vi and normal editing keys", vim_command,
+                   in_print="unavailable"),
+    BuiltinCommand("terminal-setup", "How Shift+Enter and new lines work in this terminal",
+                   terminal_setup_command, in_print="unavailable"),
+    BuiltinCommand("login", "How to configure an API key", login_command,
+                   in_print="unavailable"),
+    BuiltinCommand("logout", "How to stop using an API key", logout_command,
+                   in_print="unavailable"),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )

@@ -93,6 +93,8 @@ class CommandContext:
     edit_file: Callable[[Path], Awaitable[int]] | None = None
     #: Show a conversation as the REPL would (after /resume). None: not shown.
     replay: Callable[[Sequence[Message]], None] | None = None
+    #: Switch the prompt's editing keys ("vim" or "normal"). None: no prompt to switch.
+    set_editing_mode: Callable[[str], None] | None = None
 
     @property
     def cwd(self) -> Path:

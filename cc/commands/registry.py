@@ -17,6 +17,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from cc.commands.context import CommandContext, CommandResult, maybe_await
 from cc.errors import CommandError
@@ -26,6 +27,10 @@ from cc.input.prepare import McpInputs, parse_slash, prompt_message
 from cc.mcp.prompts import PromptCommand
 
 Handler = Callable[[CommandContext, str], Awaitable[CommandResult]]
+#: What a built-in does when it is typed to `-p` (`cc.commands.headless`): runs ("run":
+#: what it says is the answer, or its prompt is sent), says it "isn't available in this
+#: environment" ("unavailable"), or goes to the model as typed ("model").
+InPrint = Literal["run", "unavailable", "model"]
 #: Custom command files are looked up again at most this often (seconds).
 REFRESH_S = 2.0
 
@@ -37,6 +42,7 @@ class BuiltinCommand:
     handler: Handler
     aliases: tuple[str, ...] = ()
     argument_hint: str | None = None
+    in_print: InPrint = "model"
 
 
 @dataclass(frozen=True)

@@ -151,6 +151,14 @@ class TranscriptWriter:
         line = {"type": "summary", "summary": summary, "leafUuid": self.last_uuid}
         self._write_lines([line])
 
+    def record_title(self, title: str) -> None:
+        """Write the name the user gave the session (/rename) as Claude Code does: a
+        `custom-title` line and an `agent-name` line, outside the chain; the last wins."""
+        self._write_lines([
+            {"type": "custom-title", "customTitle": title, "sessionId": self.session_id},
+            {"type": "agent-name", "agentName": title, "sessionId": self.session_id},
+        ])
+
     def sync(self, messages: Iterable[Message]) -> None:
         """Record every message of `messages` not yet on file, in order."""
         for message in messages:

@@ -300,12 +300,24 @@ async def _run_turn(session: Session, prompt: str, turn: Turn, writer: Writer) -
     if _is_compact(prompt):
         await _compact(engine, prompt, turn, writer)
         return
+    from cc.commands.headless import headless_command
+
+    command = await headless_command(session, prompt)  # `/cost`, `/review`, `/exprot` …
+    if command is not None and command.said is not None:
+        _answer_locally(engine, command.said, turn, writer)
+        return
+    if command is not None and command.result is not None and command.result.submit:
+        turn.start = len(engine.messages)
+        await consume(engine, session.submit(command.result.submit), turn, writer)
+        return
     prepared = await session.prepare(prompt)
     for note in prepared.notices:
         print(f"Warning: {note}", file=sys.stderr)
     if prepared.message is None:
         _answer_locally(engine, prepared.problem or "nothing to send", turn, writer)
         return
+    if command is not None and command.note:  # no such command: the model is told so
+        prepared.message.content.append(TextBlock(command.note))
     turn.start = len(engine.messages)
     await consume(engine, session.submit(prepared.message, model=prepared.model,
                                           tools=prepared.allowed_tools), turn, writer)

@@ -43,7 +43,7 @@ def test_a_prompt_that_starts_with_a_subcommand_name_is_still_a_prompt(
     assert prompts == ["update the readme", "update the readme", "mcp list"]
 
 
-@pytest.mark.parametrize("name", ["update", "doctor", "plugin", "install", "setup-token"])
+@pytest.mark.parametrize("name", ["plugin", "install", "setup-token", "stop"])
 def test_subcommands_cc_lacks_say_so(project: Project, name: str) -> None:
     run = project.run(name)
     assert run.returncode == 1

@@ -97,7 +97,7 @@ async def test_cost_shows_dollars_per_model(engine: QueryEngine, fake_api: FakeA
     await dispatch("/cost", ctx)
     out = output(ctx)
     # claude-test-1 is unknown to the catalog: $3 / $15 per million tokens
-    assert "Total cost:            $0.0081" in out
+    assert "Estimated cost:        $0.0081" in out
     assert "Total duration (wall): 5.0s" in out
     assert "claude-test-1:  1.2k input, 300 output, 0 cache read, 0 cache write ($0.0081)" in out
     fake_api.assert_clean()

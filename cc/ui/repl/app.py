@@ -227,12 +227,14 @@ class Repl:
     def _make_session(self) -> PromptSession[Any]:
         from prompt_toolkit.styles import Style
 
+        from cc.commands.vim import editor_mode
         from cc.ui.repl.completion import ReplCompleter, ReplSession
         from cc.ui.repl.keys import build_key_bindings, register_newline_sequences
         from cc.ui.repl.prompt_history import ProjectHistory
 
         register_newline_sequences()
         session: PromptSession[Any] = ReplSession(
+            vi_mode=editor_mode(self.runtime.config_dir, self.runtime.settings) == "vim",
             message=self._message,
             history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
             completer=ReplCompleter(self.commands, self.cwd),
@@ -525,7 +527,14 @@ class Repl:
             render_conversation(ctx.console, messages, self.cwd)
 
         ctx.choose, ctx.edit_file, ctx.replay = choose, edit_file, replay
+        ctx.set_editing_mode = self._set_editing_mode
         return ctx
+
+    def _set_editing_mode(self, mode: str) -> None:
+        from prompt_toolkit.enums import EditingMode
+
+        if self.session is not None:
+            self.session.editing_mode = EditingMode.VI if mode == "vim" else EditingMode.EMACS
 
     async def _flush(self, ctx: CommandContext) -> None:
         text = ctx.console.file.getvalue()  # type: ignore[attr-defined]
