@@ -14,8 +14,9 @@ commander, and was observed doing this):
 
 `mcp`, `doctor`, `update`, `auth` and `agents` answer locally (`cc.mcp.cli`,
 `cc.app.local_subcommands`). Claude Code's subcommands that cc does not have yet say so
-and exit 1 rather than becoming prompts. (Claude Code also stops a near miss such as
-`claude mcpp`; cc sends those to the model.)
+and exit 1 rather than becoming prompts. A near miss (`cc doctr`, `cc mpc list`: a first
+word within two edits of a subcommand's name, and mostly alike) is refused with the
+nearest name, as Claude Code refuses it; a word near no name (`cc fix`) is a prompt.
 """
 
 from __future__ import annotations
@@ -46,9 +47,38 @@ def find_subcommand(argv: Sequence[str], parser: argparse.ArgumentParser
     index = _first_positional(head, parser)
     if index is None and cut + 1 < len(argv):
         index = cut + 1  # `claude -- mcp list` is still the subcommand
-    if index is None or argv[index] not in IMPLEMENTED | NOT_YET:
+    if index is None:
         return None
-    return argv[index], list(argv[index + 1:])
+    word = argv[index]
+    if word not in IMPLEMENTED | NOT_YET and nearest_subcommand(word) is None:
+        return None
+    return word, list(argv[index + 1:])
+
+
+def nearest_subcommand(word: str) -> str | None:
+    """The subcommand `word` is a near miss of (fewer than 3 edits, more than 40% alike;
+    the nearest, then the first in alphabetical order), or None."""
+    if not word or any(c.isspace() for c in word):
+        return None
+    best, found = 3, None
+    for name in sorted(IMPLEMENTED | NOT_YET):
+        distance = _edits(word, name)
+        longest = max(len(word), len(name))
+        if (longest - distance) / longest > 0.4 and distance < best:
+            best, found = distance, name
+    return found
+
+
+def _edits(a: str, b: str) -> int:
+    """Edits (insert, delete, replace, swap two neighbours) turning `a` into `b`."""
+    d = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+    return d[len(a)][len(b)]
 
 
 def _first_positional(argv: list[str], parser: argparse.ArgumentParser) -> int | None:
@@ -74,6 +104,11 @@ def _first_positional(argv: list[str], parser: argparse.ArgumentParser) -> int |
 
 
 def run_subcommand(name: str, rest: list[str]) -> int:
+    if name not in IMPLEMENTED | NOT_YET:  # a near miss
+        print(f'✘ unknown command "{name}"\n  └ Did you mean cc {nearest_subcommand(name)}?\n\n'
+              f'Run cc --help to list commands, or cc -p "{name}" to send as a prompt.',
+              file=sys.stderr)
+        return 1
     if name in NOT_YET:
         print(f'cc does not implement the "{name}" command yet (it is Claude Code\'s '
               f'"claude {name}"). Nothing was done.', file=sys.stderr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from cc.app.subcommands import find_subcommand
+from cc.app.subcommands import find_subcommand, nearest_subcommand
 from cc.cli_args import build_parser
 from tests.conftest import Project
 from tests.fakeapi import Reply, text
@@ -25,7 +25,9 @@ from tests.fakeapi import Reply, text
     (["-p", "update"], None),
     (["--add-dir", "/tmp", "mcp", "list"], None),  # --add-dir took "mcp" and "list"
     (["-r", "mcp", "list"], None),  # -r took "mcp" as the session to resume
-    (["mcpp", "list"], None),
+    (["mcpp", "list"], ("mcpp", ["list"])),  # a near miss: refused, with the nearest
+    (["fix"], None),  # near no subcommand: a prompt
+    (["upd"], None),  # three edits from "update"
     ([], None),
 ])
 def test_which_lines_are_subcommands(argv: list[str],
@@ -50,3 +52,22 @@ def test_subcommands_cc_lacks_say_so(project: Project, name: str) -> None:
     assert f'cc does not implement the "{name}" command yet' in run.stderr
     assert run.stdout == ""
     assert project.api.requests == []
+
+
+@pytest.mark.parametrize(("word", "nearest"), [
+    ("doctr", "doctor"), ("agent", "agents"), ("auht", "auth"), ("mpc", "mcp"),
+    ("updte", "update"),
+])
+def test_a_near_miss_is_refused_with_the_nearest_name(project: Project, word: str,
+                                                      nearest: str) -> None:
+    run = project.run(word, "the", "readme")
+    assert run.returncode == 1
+    assert run.stderr == (f'✘ unknown command "{word}"\n  └ Did you mean cc {nearest}?\n\n'
+                          f'Run cc --help to list commands, or cc -p "{word}" to send as a '
+                          "prompt.\n")
+    assert run.stdout == "" and project.api.requests == []
+
+
+@pytest.mark.parametrize("prompt", ["fix", "hello", "upd", "test", "list"])
+def test_a_word_near_no_subcommand_is_a_prompt(prompt: str) -> None:
+    assert nearest_subcommand(prompt) is None
