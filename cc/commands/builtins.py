@@ -178,7 +178,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("cost", "Tokens, cost and prompt cache use of this session", cost_command,
                    in_print="run"),
     BuiltinCommand("usage", "Tokens, cost and prompt cache use of this session", cost_command,
-                   in_print="run"),
+                   aliases=("stats",), in_print="run"),
     BuiltinCommand("status", "Version, model, session, permission mode, API key", status_command),
     BuiltinCommand("config", "Show the merged settings", config_command),
     BuiltinCommand("permissions", "List permission rules", permissions_command),

@@ -64,3 +64,24 @@ async def test_export_without_a_clipboard_prints_it(
     out = output(ctx)
     assert out.startswith("No clipboard program found")
     assert out.endswith("● The test expects **3**.\n\n  Fixed it.")
+
+
+def test_the_text_shows_tool_calls_results_and_commands(tmp_path: Path) -> None:
+    from cc.commands.conversation_text import conversation_text
+    from cc.models.content_blocks import TextBlock, ToolResultBlock, ToolUseBlock
+    from cc.models.messages import AssistantMessage, UserMessage
+
+    messages = [
+        UserMessage([TextBlock("<command-name>/review</command-name>\n<command-message>review"
+                               "</command-message>\n<command-args>42</command-args>"),
+                     TextBlock("the long prompt of /review")]),
+        UserMessage.text("<system-reminder>\nnot typed\n</system-reminder>", is_meta=True),
+        AssistantMessage([TextBlock("Reading."), ToolUseBlock(
+            "t1", "Read", {"file_path": str(tmp_path / "src" / "a.py")}), ToolUseBlock(
+            "t2", "Bash", {"command": "pytest -q"})]),
+        UserMessage([ToolResultBlock("t1", "1\n2\n3\n4\n5\n6"),
+                     ToolResultBlock("t2", [{"type": "text", "text": "boom"}], is_error=True)]),
+    ]
+    assert conversation_text(messages, tmp_path) == (
+        "> /review 42\n\n● Reading.\n\n● Read(src/a.py)\n\n● Bash(pytest -q)\n\n"
+        "  ⎿  1\n     2\n     3\n     4\n     … +2 lines\n\n  ⎿  Error: boom\n")
