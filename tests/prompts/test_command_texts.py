@@ -1,0 +1,32 @@
+"""The prompts of the prompt commands (/init, /review, /security-review) and the note an
+unknown command's prompt gets in print mode (cc/prompts/commands/), pinned by a golden
+file."""
+
+from __future__ import annotations
+
+import os
+from importlib import resources
+from pathlib import Path
+
+from cc.commands.headless import unknown_note
+
+GOLDEN = Path(__file__).parent / "golden" / "command_texts.txt"
+
+
+def test_golden_command_texts() -> None:
+    folder = resources.files("cc.prompts").joinpath("commands")
+    rendered = "".join(f"## {p.name}\n{p.read_text(encoding='utf-8')}\n"
+                       for p in sorted(folder.iterdir(), key=lambda p: p.name)
+                       if p.name.endswith(".md"))
+    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
+        GOLDEN.write_text(rendered, encoding="utf-8")
+    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
+        "command texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
+    )
+
+
+def test_unknown_note_names_the_nearest_command_when_there_is_one() -> None:
+    near = unknown_note("exprot", "export")
+    assert near.startswith("<system-reminder>\nThe message below begins with /exprot,")
+    assert "The nearest command is /export." in near and near.endswith("</system-reminder>")
+    assert "nearest" not in unknown_note("zzz", None)
