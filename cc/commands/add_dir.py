@@ -37,7 +37,8 @@ async def add_dir_command(ctx: CommandContext, args: str) -> CommandResult:
     if ctx.choose is not None:
         question = (f"Add {path} as a working directory? cc will be able to read, edit "
                     "and run files there for the rest of this session.")
-        if await ctx.choose(question, ["Yes, add it", "No, leave it out"]) != 0:
+        # No first, as in Claude Code: Enter alone leaves the folder out.
+        if await ctx.choose(question, ["No, leave it out", "Yes, add it"]) != 1:
             ctx.say(f"Did not add {path} as a working directory.")
             return CommandResult()
     permissions.additional_dirs.append(path)

@@ -75,11 +75,12 @@ async def test_add_dir_asks_first_in_the_repl(engine: QueryEngine, tmp_path: Pat
         disallowed_tools=[], add_dirs=[]))
     asked: list[str] = []
 
-    async def refuse(title: str, options: object) -> int:
+    async def refuse(title: str, options: list[str]) -> int:
         asked.append(title)
-        return 1
+        assert options == ["No, leave it out", "Yes, add it"]  # No first, as in Claude Code
+        return 0
 
-    ctx.choose = refuse
+    ctx.choose = refuse  # type: ignore[assignment]
     await dispatch(f"/add-dir {other}", ctx)
     assert asked and str(other) in asked[0]
     assert said(ctx) == f"Did not add {other} as a working directory."
