@@ -59,3 +59,16 @@ def test_rename_writes_the_title(project: Project) -> None:
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     assert {"type": "custom-title", "customTitle": "bug hunt",
             "sessionId": "0f0e0d0c-0b0a-4909-8807-060504030201"} in lines
+
+
+def test_a_renamed_session_is_listed_under_its_name(project: Project) -> None:
+    from cc.session.listing import list_sessions
+
+    session = "0f0e0d0c-0b0a-4909-8807-060504030201"
+    project.api.script(Reply([text("Hi.")]))
+    assert project.run("-p", "hello", "--session-id", session).returncode == 0
+    run = project.run("-r", session, "-p", "/rename bug hunt")
+    assert (run.returncode, run.stdout) == (0, "Session renamed to: bug hunt\n"), run.stderr
+    [listed] = list_sessions(project.root, project.config)
+    assert (listed.session_id, listed.summary, listed.first_prompt) == (session, "bug hunt",
+                                                                       "hello")
