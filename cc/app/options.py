@@ -115,7 +115,7 @@ def resolve_options(
         max_budget_usd=args.max_budget_usd,
         fallback_models=_fallback_models(args.fallback_model),
         thinking_budget=_thinking_budget(args, settings, env),
-        controls=_controls(args, warnings),
+        controls=_controls(args, settings, env, warnings),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),
         disallowed_tools=tuple(split_tool_list(args.disallowed_tools)),
@@ -169,18 +169,22 @@ def _thinking_budget(args: argparse.Namespace, settings: Settings,
             return int(raw) if int(raw) > 0 else None
         except ValueError:
             raise UsageError(f"MAX_THINKING_TOKENS must be a number, not {raw!r}") from None
-    if settings.get("alwaysThinkingEnabled") is True:
-        return 31_999
     return None
 
 
-def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
-    """What the thinking, effort, task budget and beta flags ask of every request."""
+def _controls(args: argparse.Namespace, settings: Settings, env: Mapping[str, str],
+              warnings: list[str]) -> RequestControls:
+    """What the thinking, effort, task budget and beta flags (and the settings and
+    environment behind them) ask of every request of the conversation. Thinking is on
+    unless turned off; print mode's text and json output, which show no thinking, ask
+    for none of its text back."""
     from cc.core.controls import ALLOWED_BETAS, EFFORT_LEVELS
 
-    effort = args.effort
+    effort, source = args.effort, "--effort"
+    if effort is None and settings.get("effortLevel") is not None:
+        effort, source = settings.get("effortLevel"), "effortLevel"
     if effort is not None and effort not in EFFORT_LEVELS:
-        warnings.append(f"--effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
+        warnings.append(f"{source} {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
                         "the model's default effort is used")
         effort = None
     betas = []
@@ -190,10 +194,15 @@ def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
         else:
             warnings.append(f"--betas {beta!r} is not sent: the betas that may be added "
                             f"are {', '.join(ALLOWED_BETAS)}")
-    adaptive = args.thinking in ("adaptive", "enabled") and args.max_thinking_tokens is None
-    return RequestControls(adaptive_thinking=adaptive, thinking_display=args.thinking_display,
-                           effort=effort, task_budget=args.task_budget,
-                           betas=tuple(dict.fromkeys(betas)))
+    off = (args.thinking == "disabled" or args.max_thinking_tokens is not None
+           or (env.get("MAX_THINKING_TOKENS") or "").strip() == "0")
+    display = args.thinking_display
+    if display is None and args.print_mode and args.output_format in ("text", "json"):
+        display = "omitted"
+    return RequestControls(adaptive_thinking=not off,
+                           budget_fallback=settings.get("alwaysThinkingEnabled") is not False,
+                           thinking_display=display, effort=str(effort) if effort else None,
+                           task_budget=args.task_budget, betas=tuple(dict.fromkeys(betas)))
 
 
 def _plugin_dirs(dirs: list[str], warnings: list[str]) -> tuple[str, ...]:

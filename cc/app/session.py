@@ -127,7 +127,7 @@ class Session:
         if self._client is None:
             from cc.core.client import ModelClient
 
-            self._client = ModelClient(self.credentials)
+            self._client = ModelClient(self.credentials, config_dir=self.config_dir)
             self.supervisor.on_close(self._client.close)
         return self._client
 

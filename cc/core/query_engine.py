@@ -203,6 +203,13 @@ class QueryEngine:
         """The mode of the permission checker, its one owner."""
         return str(getattr(self.executor.permissions, "mode", "default"))
 
+    def _request_headers(self) -> dict[str, str]:
+        """What every request of this agent carries: its session, and a sub-agent's id."""
+        headers = {"x-claude-code-session-id": self.session_id}
+        if self.agent:
+            headers["x-claude-code-agent-id"] = self.agent.agent_id
+        return headers
+
     def use_channel(self, channel: UserChannel) -> None:
         """Who answers this engine's questions from now on; each ask becomes an event
         (of this engine: another engine's channel is taken without its wrapper)."""
@@ -336,12 +343,14 @@ class QueryEngine:
             notifications=self.news.drain,
             hooks=self.hooks,
             warned_block_types=self._warned_block_types,
-            headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
+            headers=self._request_headers(),
             context=self.compactor,
             end_requested=self._take_end_request,
             structured_output=self.config.structured_output,
             budget=self._budget(),
             fallback_models=self.config.fallback_models,
+            session_id=self.session_id,
+            mode=lambda: self.permission_mode,
         )
         seen_denials = len(self.denials)
         request_started: float | None = None

@@ -56,8 +56,9 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
                              "argumentHint": prompt.argument_hint})
     models = [{"value": "default", "resolvedModel": resolve_model(DEFAULT_MODEL),
                "displayName": "Default", "description": "The default model"}]
-    models += [{"value": alias, "resolvedModel": model, "displayName": alias.capitalize(),
-                "description": model} for alias, model in ALIASES.items()]
+    models += [{"value": alias, "resolvedModel": resolve_model(alias),
+                "displayName": alias.capitalize(), "description": resolve_model(alias)}
+               for alias in ALIASES if alias not in ("default", "best")]
     return {
         "commands": commands,
         "agents": _agent_list(session),
