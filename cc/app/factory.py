@@ -65,6 +65,8 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
                                     session.config_dir)
     if warnings is not None:
         warnings += problems
+    if options.system_prompt is None:
+        session.output_style = style.name
     claude_md = None if options.system_prompt is not None else render_claude_md(
         load_claude_md(session.cwd, session.config_dir,
                        session.settings.get("claudeMdExcludes"))

@@ -22,6 +22,7 @@ from cc.commands.info import (
     status_command,
 )
 from cc.commands.mcp_view import mcp_command
+from cc.commands.output_style import output_style_command, restyle
 from cc.commands.registry import BuiltinCommand
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
@@ -67,6 +68,7 @@ def _usage(name: str, hint: str | None) -> str:
 async def clear_command(ctx: CommandContext, args: str) -> CommandResult:
     """A new conversation under a new session id; SessionEnd/SessionStart hooks say "clear"."""
     await ctx.engine.end_session("clear")
+    restyle(ctx)  # a new conversation takes the output style chosen since
     ctx.engine.clear()
     ctx.say("Started a new conversation.", style="dim")
     for note in await ctx.engine.start_session("clear"):
@@ -183,5 +185,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
     BuiltinCommand("resume", "Resume an earlier conversation", resume_command,
                    argument_hint="[session id]"),
+    BuiltinCommand("output-style", "Show or choose the output style", output_style_command,
+                   argument_hint="[name]"),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )

@@ -158,7 +158,8 @@ def with_output_style(sections: Sequence[PromptSection],
         at = kept.index("system" if "system" in kept else "intro") + 1
         out.insert(at, PromptSection("doing_tasks", _section_text(file), cacheable=True))
     if not style.is_default:
-        after = max(i for i, s in enumerate(out) if s.name in ("environment", "language"))
+        after = max((i for i, s in enumerate(out) if s.name in ("environment", "language")),
+                    default=len(out) - 1)
         out.insert(after + 1, _dynamic("output_style", "12_output_style.md",
                                        {"name": style.name, "prompt": style.prompt}))
     return out
