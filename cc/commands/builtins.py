@@ -27,6 +27,7 @@ from cc.commands.registry import BuiltinCommand
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.commands.skills_view import skills_command
+from cc.commands.statusline import statusline_command
 from cc.commands.team_view import team_command
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
@@ -187,5 +188,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
                    argument_hint="[session id]"),
     BuiltinCommand("output-style", "Show or choose the output style", output_style_command,
                    argument_hint="[name]"),
+    BuiltinCommand("statusline", "Set up the status line under the prompt",
+                   statusline_command, argument_hint="[what to show]"),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )
