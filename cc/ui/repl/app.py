@@ -256,7 +256,9 @@ class Repl:
         session: PromptSession[Any] = ReplSession(
             message=self._message,
             history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
-            completer=ReplCompleter(self.commands, self.cwd),
+            completer=ReplCompleter(
+                self.commands, self.cwd,
+                respect_gitignore=self.runtime.settings.get("respectGitignore") is not False),
             complete_while_typing=True,
             complete_in_thread=True,  # walking the tree for @paths must not stall typing
             key_bindings=build_key_bindings(self),

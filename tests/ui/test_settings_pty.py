@@ -1,6 +1,7 @@
-"""Settings `statusLine` in the REPL on a real pty: a real script gets the status JSON on
+"""Settings the REPL shows, on a real pty. `statusLine`: a real script gets the status JSON on
 stdin, its first line shows under the prompt, it runs again after each turn, and a
-failing command shows nothing and leaves the REPL working."""
+failing command shows nothing and leaves the REPL working. `respectGitignore`:
+@-completion leaves out what .gitignore ignores, unless it is false."""
 
 from __future__ import annotations
 
@@ -114,3 +115,20 @@ def test_a_malformed_status_line_setting_is_reported_once(setup: Setup) -> None:
     term.wait_for("● Fine.")
     term.ctrl("d")
     assert term.wait_exit() == 0
+
+
+@pytest.mark.parametrize("respect", [True, False])
+def test_at_completion_follows_respect_gitignore(setup: Setup, respect: bool) -> None:
+    (setup.root / ".gitignore").write_text("zz_ignored.txt\n")
+    (setup.root / "zz_ignored.txt").write_text("x")
+    (setup.root / "zz_kept.txt").write_text("x")
+    (setup.root / ".claude").mkdir()
+    (setup.root / ".claude" / "settings.json").write_text(
+        json.dumps({"respectGitignore": respect}))
+    term = setup.start()
+    term.type("look at @zz_")
+    screen = term.wait_for("zz_kept.txt")
+    if respect:
+        assert "zz_ignored.txt" not in screen
+    else:
+        assert "zz_ignored.txt" in screen
