@@ -120,3 +120,30 @@ def test_values_of_the_wrong_type_are_reported_and_ignored(project: Project) -> 
     assert "language must be the name of a language" in stderr
     assert "attribution.commit must be a string" in stderr
     assert CO_AUTHOR in system and "# Language" not in system
+
+
+def _transcript(project: Project, days_old: float) -> Path:
+    import os
+    import time
+    import uuid
+
+    from cc.session.paths import project_dir
+
+    path = project_dir(project.root, project.config) / f"{uuid.uuid4()}.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"type":"summary"}\n')
+    when = time.time() - days_old * 86400
+    os.utime(path, (when, when))
+    return path
+
+
+def test_cleanup_period_days_sweeps_old_transcripts_at_start(project: Project) -> None:
+    _settings(project, {"cleanupPeriodDays": 0})
+    ten_days = _transcript(project, 10)
+    forty_days = _transcript(project, 40)
+    _, stderr = _ask(project)
+    assert "cleanupPeriodDays must be a whole number of at least 1 (got 0); using 30" in stderr
+    assert ten_days.exists() and not forty_days.exists()  # the default 30 days applied
+    _settings(project, {"cleanupPeriodDays": 7})
+    _, stderr = _ask(project)
+    assert stderr == "" and not ten_days.exists()
