@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from cc import __version__
 from cc.commands.agents_view import agents_command
+from cc.commands.config_edit import config_command
 from cc.commands.context import CommandContext, CommandResult
 from cc.commands.context_view import context_command
 from cc.commands.info import (
-    config_command,
     hooks_command,
     permissions_command,
     status_command,
@@ -169,7 +169,8 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("model", "Show or set the model", model_command, argument_hint="[name]"),
     BuiltinCommand("cost", "Tokens and cost of this session", cost_command),
     BuiltinCommand("status", "Version, model, session, permission mode, API key", status_command),
-    BuiltinCommand("config", "Show the merged settings", config_command),
+    BuiltinCommand("config", "Show the settings, or set one (/config set <key> <value>)",
+                   config_command, argument_hint="[set <key> <value>]"),
     BuiltinCommand("permissions", "List permission rules", permissions_command),
     BuiltinCommand("hooks", "List configured hooks", hooks_command),
     BuiltinCommand("sandbox", "Show the Bash sandbox's state", sandbox_command),
