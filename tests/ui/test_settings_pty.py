@@ -132,3 +132,24 @@ def test_at_completion_follows_respect_gitignore(setup: Setup, respect: bool) ->
         assert "zz_ignored.txt" not in screen
     else:
         assert "zz_ignored.txt" in screen
+
+
+def test_output_style_applies_from_the_next_conversation(setup: Setup) -> None:
+    setup.api.script(Reply("First."), Reply("Second."))
+    term = setup.start()
+    term.enter("/output-style Learning")
+    term.wait_for("Set the output style to Learning")
+    local = json.loads((setup.root / ".claude" / "settings.local.json").read_text())
+    assert local == {"outputStyle": "Learning"}
+    term.enter("one")
+    term.wait_for("● First.")
+    term.wait_idle()
+    before = "\n".join(b["text"] for b in setup.api.bodies[-1]["system"])
+    assert "# Output style" not in before  # the conversation under way keeps its prompt
+    term.enter("/clear")
+    term.wait_for("Started a new conversation.")
+    term.enter("two")
+    term.wait_for("● Second.")
+    after = "\n".join(b["text"] for b in setup.api.bodies[-1]["system"])
+    assert "# Output style: Learning" in after
+    setup.api.assert_clean()
