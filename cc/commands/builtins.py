@@ -23,6 +23,7 @@ from cc.commands.info import (
 )
 from cc.commands.mcp_view import mcp_command
 from cc.commands.registry import BuiltinCommand
+from cc.commands.rewind import rewind_command
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.commands.skills_view import skills_command
@@ -183,5 +184,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
     BuiltinCommand("resume", "Resume an earlier conversation", resume_command,
                    argument_hint="[session id]"),
+    BuiltinCommand("rewind", "Restore the code and/or conversation to before an earlier prompt",
+                   rewind_command, aliases=("checkpoint", "undo")),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )
