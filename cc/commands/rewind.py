@@ -40,7 +40,7 @@ async def rewind_command(ctx: CommandContext, args: str) -> CommandResult:
         return CommandResult()
     point = newest_first[index]
     plan = await rewind.plan_code(ctx.engine, point.message_id)
-    code = rewind.describe(plan) if not isinstance(plan, str) else plan
+    code = plan if isinstance(plan, str) else rewind.describe(plan, ctx.cwd)
     title = f"Rewind to before: {_line(point.text)}\n{code}\n{rewind.NOT_TRACKED}"
     choice = await ctx.choose(title, list(CHOICES))
     if choice is None or choice == 3:

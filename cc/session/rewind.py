@@ -14,6 +14,7 @@ cut even if nothing else is said before the session ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cc.models.content_blocks import TextBlock, ToolResultBlock
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
 
 NOT_TRACKED = "Changes made by shell commands (Bash) are not tracked, and are not undone."
 NO_CHECKPOINTS = "This session keeps no checkpoints of files."
+SHOWN_FILES = 3
 _NOT_PROMPTS = ("<bash-stdout>", "<local-command-stdout>", "<command-message>")
 
 
@@ -96,10 +98,18 @@ def rewind_conversation(engine: QueryEngine, message_id: str) -> str | None:
     return text
 
 
-def describe(plan: RewindPlan) -> str:
-    """One line for what restoring the code changes."""
+def describe(plan: RewindPlan, cwd: Path) -> str:
+    """One line for what restoring the code changes (files named, up to three)."""
     n = len(plan.changes)
     if not n:
         return "The code is as it was then; restoring it changes nothing."
-    files = "1 file" if n == 1 else f"{n} files"
+    names = [_shown(c.path, cwd) for c in plan.changes]
+    files = ", ".join(names) if n <= SHOWN_FILES else f"{n} files"
     return f"Restoring the code changes {files} (+{plan.insertions} -{plan.deletions})."
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    try:
+        return str(path.relative_to(cwd))
+    except ValueError:
+        return str(path)

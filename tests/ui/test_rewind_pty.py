@@ -66,7 +66,7 @@ def test_rewinding_code_and_conversation_to_before_the_second_prompt(setup: Setu
                            "2. change first")
     term.type("1")
     screen = term.wait_for("Restore code and conversation", "Never mind")
-    assert "Restoring the code changes 2 files (+1 -2)." in screen
+    assert "Restoring the code changes second.py, created.py (+1 -2)." in screen
     assert "not tracked" in screen  # what Bash changed is not undone
     term.type("1")
     screen = term.wait_for("Rewound the conversation to before: change second")
