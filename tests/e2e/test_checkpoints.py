@@ -125,3 +125,26 @@ def test_print_mode_keeps_no_checkpoints_unless_asked(project: Project) -> None:
     refused = wire.control("r1", subtype="rewind_files", user_message_id="x")
     assert refused["subtype"] == "error" and "not enabled" in refused["error"]
     assert wire.close()[0] == 0
+
+
+def test_a_sub_agent_s_write_is_tracked_with_its_session(project: Project) -> None:
+    project.env.update(ENABLE)
+    made = project.root / "by_agent.txt"
+    project.api.script(
+        Reply([tool_use("Agent", {"description": "Make a file",
+                                  "prompt": "TASK-W: write by_agent.txt"})]),
+        Reply([text("The agent made it.")]),
+    )
+    project.api.route("TASK-W", Reply([tool_use("Write", {"file_path": str(made),
+                                                         "content": "hi\n"})]),
+                      Reply("Written."))
+    run = project.run("-p", "delegate", "--output-format", "json",
+                      "--allowedTools", "Write,Agent")
+    assert run.returncode == 0, run.stderr
+    assert made.read_text() == "hi\n"
+    lines = transcript(project, run.json()["session_id"])
+    prompt = next(line for line in lines if line["type"] == "user")
+    [delta] = [line for line in lines if line["type"] == "file-history-delta"]
+    assert delta["snapshotMessageId"] == prompt["uuid"]
+    assert delta["trackingPath"] == "by_agent.txt" and delta["backup"]["backupFileName"] is None
+    project.api.assert_clean()
