@@ -22,7 +22,8 @@ from cc.models.messages import SystemMessage, UserMessage
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
-    from cc.session.file_history import FileHistory, RewindPlan
+    from cc.session.file_history.rewind import RewindPlan
+    from cc.session.file_history.store import FileHistory
 
 NOT_TRACKED = "Changes made by shell commands (Bash) are not tracked, and are not undone."
 NO_CHECKPOINTS = "This session keeps no checkpoints of files."
@@ -65,7 +66,7 @@ def prompt_points(engine: QueryEngine) -> list[PromptPoint]:
 
 
 def history_of(engine: QueryEngine) -> FileHistory | None:
-    from cc.session.file_history import FileHistory
+    from cc.session.file_history.store import FileHistory
 
     found = engine.checkpoints
     return found if isinstance(found, FileHistory) else None

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 from cc.models.messages import UserMessage
-from cc.session.file_history import FileHistory, history_folder
-from cc.session.file_history.store import NO_CHECKPOINT
+from cc.session.file_history.store import NO_CHECKPOINT, FileHistory, history_folder
 from cc.session.transcript import TranscriptWriter
 
 

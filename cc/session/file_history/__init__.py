@@ -5,10 +5,5 @@ can put them back as they were before an earlier prompt (`/rewind`, `rewind_file
     backups.py   the backup files under `<config>/file-history/<session-id>/`
     store.py     FileHistory: snapshot at each prompt, back up before each write
     rewind.py    what a rewind would change, and doing it
+    wiring.py    when a session keeps them; the engine's factory for them
 """
-
-from cc.session.file_history.records import Backup, Snapshot
-from cc.session.file_history.rewind import RewindPlan
-from cc.session.file_history.store import FileHistory, history_folder
-
-__all__ = ["Backup", "FileHistory", "RewindPlan", "Snapshot", "history_folder"]

@@ -8,7 +8,6 @@ backup missing from the folder makes the whole plan fail, with nothing changed.
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -84,6 +83,8 @@ def _count(folder: Path, name: str | None, path: Path) -> tuple[int, int]:
     after = backups.read_small(folder / name, DIFF_LIMIT) if name is not None else b""
     if before is None or after is None:
         return 0, 0
+    import difflib
+
     old = before.decode("utf-8", errors="replace").splitlines()
     new = after.decode("utf-8", errors="replace").splitlines()
     added = removed = 0

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cc.config.env import truthy
-from cc.session.file_history.store import FileHistory, history_folder
 
 if TYPE_CHECKING:
     from cc.core.query_engine import TranscriptSink
+    from cc.session.file_history.store import FileHistory
 
 
 def checkpointing_enabled(interactive: bool, env: Mapping[str, str] | None = None) -> bool:
@@ -34,6 +34,7 @@ def checkpoint_factory(
     records (a resumed session's), and its new lines written to it."""
 
     def make(session_id: str, writer: TranscriptSink | None) -> FileHistory | None:
+        from cc.session.file_history.store import FileHistory, history_folder
         from cc.session.transcript import TranscriptWriter
 
         if not isinstance(writer, TranscriptWriter):
