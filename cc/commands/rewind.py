@@ -33,8 +33,11 @@ async def rewind_command(ctx: CommandContext, args: str) -> CommandResult:
             ctx.say(f"  {_line(point.text)}")
         return CommandResult()
     newest_first = list(reversed(points))
-    index = await ctx.choose("Rewind to before which prompt?",
-                             [_line(p.text) for p in newest_first])
+    labels = []
+    for point in newest_first:
+        changed = await rewind.turn_summary(ctx.engine, point.message_id)
+        labels.append(f"{_line(point.text)} · {changed}" if changed else _line(point.text))
+    index = await ctx.choose("Rewind to before which prompt?", labels)
     if index is None:
         ctx.say("Rewind cancelled.", style="dim")
         return CommandResult()

@@ -1,6 +1,7 @@
 """Going back to before an earlier prompt: its code, its conversation, or both.
 
     prompt_points(engine)              the prompts one may rewind to, oldest first
+    turn_summary(engine, id)           what tools changed in that prompt's turn
     plan_code(engine, id)              what restoring the code would change
     rewind_code(engine, id)            restore the files tools changed since then
     rewind_conversation(engine, id)    cut the conversation just before the prompt
@@ -84,6 +85,20 @@ async def rewind_code(engine: QueryEngine, message_id: str) -> RewindPlan | str:
     if history is None:
         return NO_CHECKPOINTS
     return await history.rewind(message_id)
+
+
+async def turn_summary(engine: QueryEngine, message_id: str) -> str:
+    """What tools changed in the turn of that prompt, as `a.py +2 -1, b.py +3` ("" when
+    nothing, or the session keeps no checkpoints)."""
+    history = history_of(engine)
+    if history is None:
+        return ""
+    parts = []
+    for key, added, removed in await history.turn_changes(message_id):
+        counts = " ".join(f for f in (f"+{added}" if added else "",
+                                       f"-{removed}" if removed else "") if f)
+        parts.append(f"{key} {counts or 'changed'}")
+    return ", ".join(parts)
 
 
 def rewind_conversation(engine: QueryEngine, message_id: str) -> str | None:

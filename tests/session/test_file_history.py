@@ -78,6 +78,9 @@ async def test_each_prompt_snapshots_the_tracked_files(tmp_path: Path) -> None:
     backups = snap["snapshot"]["trackedFileBackups"]
     assert backups["a.txt"]["version"] == 2  # changed since v1: a new backup
     assert backups["b.txt"]["version"] == 1  # as v1 has it: kept
+    assert await history.turn_changes("p1") == [("a.txt", 1, 1)]
+    assert await history.turn_changes("p2") == [("a.txt", 1, 1), ("b.txt", 1, 1)]  # to now
+    assert await history.turn_changes("nope") == []
     assert not isinstance(await history.rewind("p2"), str)
     assert (a.read_text(), b.read_text()) == ("a2\n", "b1\n")
     assert not isinstance(await history.rewind("p1"), str)

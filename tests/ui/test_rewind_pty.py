@@ -62,8 +62,9 @@ def test_rewinding_code_and_conversation_to_before_the_second_prompt(setup: Setu
                                                                          True)
 
     term.enter("/rewind")
-    screen = term.wait_for("Rewind to before which prompt?", "1. change second",
-                           "2. change first")
+    screen = term.wait_for("Rewind to before which prompt?",
+                           "1. change second · second.py +1 -1, created.py +1",
+                           "2. change first · first.py +1 -1")
     term.type("1")
     screen = term.wait_for("Restore code and conversation", "Never mind")
     assert "Restoring the code changes second.py, created.py (+1 -2)." in screen
@@ -102,7 +103,7 @@ def test_escape_twice_opens_the_rewind_and_restores_the_code_only(setup: Setup) 
     term.wait_idle()
     assert made.exists()
     term.type("\x1b\x1b")
-    term.wait_for("Rewind to before which prompt?", "1. make a file")
+    term.wait_for("Rewind to before which prompt?", "1. make a file · made.txt +1")
     term.type("1")
     term.wait_for("Restore code and conversation")
     term.type("3")  # Restore code

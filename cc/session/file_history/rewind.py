@@ -77,16 +77,53 @@ def apply(folder: Path, rewind: RewindPlan) -> list[str]:
     return problems
 
 
+def turn_changes(folder: Path, snapshots: list[Snapshot], index: int,
+                 where: dict[str, Path]) -> list[tuple[str, int, int]]:
+    """What the turn of `snapshots[index]` changed (blocking): (file, lines added,
+    lines removed), from its snapshot to the next one's (the last: to the files now)."""
+    start = targets(snapshots, index)
+    end = targets(snapshots, index + 1) if index + 1 < len(snapshots) else None
+    out: list[tuple[str, int, int]] = []
+    for key, backup in start.items():
+        before = _stored(folder, backup)
+        after = where[key] if end is None else _stored(folder, end.get(key, backup))
+        if _same(before, after):
+            continue
+        out.append((key, *line_changes(before, after)))
+    return out
+
+
+def _stored(folder: Path, backup: Backup) -> Path | None:
+    return folder / backup.backup_file_name if backup.backup_file_name else None
+
+
+def _same(a: Path | None, b: Path | None) -> bool:
+    import filecmp
+
+    a_there = a is not None and a.is_file()
+    b_there = b is not None and b.is_file()
+    if not (a_there and b_there):
+        return a_there == b_there
+    assert a is not None and b is not None
+    return filecmp.cmp(a, b, shallow=False)
+
+
 def _count(folder: Path, name: str | None, path: Path) -> tuple[int, int]:
-    """Lines the rewind adds to and removes from `path` (0, 0 when too large to tell)."""
-    before = backups.read_small(path, DIFF_LIMIT)
-    after = backups.read_small(folder / name, DIFF_LIMIT) if name is not None else b""
-    if before is None or after is None:
+    """Lines the rewind adds to and removes from `path`."""
+    return line_changes(path, folder / name if name is not None else None)
+
+
+def line_changes(before: Path | None, after: Path | None) -> tuple[int, int]:
+    """Lines added and removed from `before` to `after` (None or missing: no file;
+    (0, 0) when either is too large to tell)."""
+    old_bytes = backups.read_small(before, DIFF_LIMIT) if before is not None else b""
+    new_bytes = backups.read_small(after, DIFF_LIMIT) if after is not None else b""
+    if old_bytes is None or new_bytes is None:
         return 0, 0
     import difflib
 
-    old = before.decode("utf-8", errors="replace").splitlines()
-    new = after.decode("utf-8", errors="replace").splitlines()
+    old = old_bytes.decode("utf-8", errors="replace").splitlines()
+    new = new_bytes.decode("utf-8", errors="replace").splitlines()
     added = removed = 0
     for line in difflib.unified_diff(old, new, lineterm="", n=0):
         if line.startswith("+") and not line.startswith("+++"):

@@ -97,6 +97,16 @@ class FileHistory:
         where = {key: self._path(key) for key in chosen}
         return await asyncio.to_thread(rewind.plan, self.folder, chosen, where)
 
+    async def turn_changes(self, message_id: str) -> list[tuple[str, int, int]]:
+        """What tools changed in the turn of prompt `message_id`: (file, lines added,
+        lines removed) each; none for a prompt with no checkpoint."""
+        index = self._index(message_id)
+        if index is None:
+            return []
+        where = {key: self._path(key) for key in self.tracked}
+        return await asyncio.to_thread(rewind.turn_changes, self.folder, self.snapshots,
+                                       index, where)
+
     async def rewind(self, message_id: str) -> rewind.RewindPlan | str:
         """Put the tracked files back as they were before prompt `message_id`; what was
         changed, or why nothing could be (a file that could not be written is named)."""
