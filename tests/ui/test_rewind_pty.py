@@ -114,3 +114,31 @@ def test_escape_twice_opens_the_rewind_and_restores_the_code_only(setup: Setup) 
     term.wait_for("● Still here.")
     assert prompts_sent(setup.api.bodies[-1]) == ["make a file", "still there?"]
     setup.api.assert_clean()
+
+
+def test_a_resumed_session_rewinds_what_the_first_run_changed(setup: Setup) -> None:
+    kept = setup.root / "kept.txt"
+    kept.write_text("before\n")
+    setup.api.script(
+        Reply([tool_use("Read", {"file_path": str(kept)})]),
+        Reply([tool_use("Edit", {"file_path": str(kept), "old_string": "before",
+                                 "new_string": "after"})]),
+        Reply([text("Edited.")]),
+    )
+    term = setup.start("--permission-mode", "acceptEdits")
+    term.enter("edit kept")
+    term.wait_for("● Edited.")
+    term.wait_idle()
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    assert kept.read_text() == "after\n"
+
+    again = setup.start("--continue")
+    again.enter("/undo")
+    again.wait_for("Rewind to before which prompt?", "1. edit kept · kept.txt +1 -1")
+    again.type("1")
+    again.wait_for("Restore code and conversation")
+    again.type("3")
+    again.wait_for("Restored the code (1 file changed).")
+    assert kept.read_text() == "before\n"
+    setup.api.assert_clean()
