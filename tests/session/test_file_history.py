@@ -155,3 +155,21 @@ def test_the_conversation_is_cut_on_file(tmp_path: Path) -> None:
     writer.branch_from([])
     writer.sync([UserMessage.text("four")])
     assert objects(writer.path)[-1]["parentUuid"] is None
+
+
+async def test_an_updated_snapshot_replaces_the_one_before(tmp_path: Path) -> None:
+    """Older Claude Code wrote a file's first backup as the whole snapshot again."""
+    cwd, folder, _writer, _history = start(tmp_path)
+    backup = {"backupFileName": None, "version": 1, "backupTime": "t", "realParentDir": "/"}
+    lines = [
+        {"type": "file-history-snapshot", "messageId": "p1", "isSnapshotUpdate": False,
+         "snapshot": {"messageId": "p1", "trackedFileBackups": {}, "timestamp": "t"}},
+        {"type": "file-history-snapshot", "messageId": "p1", "isSnapshotUpdate": True,
+         "snapshot": {"messageId": "p1", "trackedFileBackups": {"a.txt": backup},
+                      "timestamp": "t"}},
+    ]
+    history, warnings = FileHistory.load(folder, cwd, lines)
+    assert warnings == [] and len(history.snapshots) == 1 and history.tracked == ["a.txt"]
+    (cwd / "a.txt").write_text("made later\n")
+    assert not isinstance(await history.rewind("p1"), str)
+    assert not (cwd / "a.txt").exists()

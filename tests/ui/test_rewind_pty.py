@@ -87,6 +87,7 @@ def test_rewinding_code_and_conversation_to_before_the_second_prompt(setup: Setu
     term.wait_for("● Asked again.")
     assert prompts_sent(setup.api.bodies[-1]) == ["change first", "change second"]
     assert "Second done." not in json.dumps(setup.api.bodies[-1])
+    assert "Rewound" not in json.dumps(setup.api.bodies[-1])  # the notice is not the model's
     setup.api.assert_clean()
 
 
