@@ -334,7 +334,9 @@ class QueryEngine:
         return self.executor.checkpoints
 
     async def _checkpoint(self, message_id: str) -> Notice | None:
-        if self.executor.checkpoints is None:
+        """A checkpoint for a prompt of the session's own (an agent's changes join the
+        checkpoint of the prompt its session is in)."""
+        if self.executor.checkpoints is None or self.agent is not None:
             return None
         try:
             await self.executor.checkpoints.before_prompt(message_id)
