@@ -21,7 +21,7 @@ class Checkpoints(Protocol):
         """A prompt (the user message `message_id`) is about to start a turn."""
         ...
 
-    async def before_write(self, paths: Sequence[Path], tool_use_id: str | None = None) -> None:
+    async def before_write(self, paths: Sequence[Path]) -> None:
         """A tool is about to change `paths` (absolute)."""
         ...
 
@@ -31,7 +31,6 @@ async def back_up_before_write(
     tool: Tool,
     inp: ToolInput,
     ctx: ToolContext,
-    tool_use_id: str | None,
     emit: Callable[[Event], None] | None,
 ) -> None:
     if checkpoints is None:
@@ -40,7 +39,7 @@ async def back_up_before_write(
     if not paths:
         return
     try:
-        await checkpoints.before_write(paths, tool_use_id)
+        await checkpoints.before_write(paths)
     except OSError as exc:
         if emit is not None:
             names = ", ".join(str(p) for p in paths)

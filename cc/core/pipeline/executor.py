@@ -111,7 +111,7 @@ class ToolExecutor:
 
         ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
                                   emit=emit)
-        await back_up_before_write(self.checkpoints, tool, inp, ctx, tool_use.id, emit)
+        await back_up_before_write(self.checkpoints, tool, inp, ctx, emit)
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
         return _with_context(result, extra)

@@ -13,7 +13,10 @@ change (`None`: it did not exist). Claude Code writes the first as a
     backup: {"backupFileName": "<sha256(abs path)[:16]>@v<n>" | null, "version": <n>,
              "backupTime", "realParentDir"}
 
-A tracking path is relative to the working folder when the file lies inside it.
+A tracking path is relative to the working folder when the file lies inside it. A
+delta's `messageId` is its checkpoint's here (Claude Code writes the id of the assistant
+message whose call made the change, which cc does not know yet when the call runs;
+what a rewind needs is `snapshotMessageId`).
 `read_lines()` rebuilds the snapshots from a transcript's lines; a line that does not
 parse is skipped and reported, never fatal.
 """

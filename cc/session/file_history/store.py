@@ -74,7 +74,7 @@ class FileHistory:
             self.snapshots.append(snap)
             self._emit(snapshot_line(snap))
 
-    async def before_write(self, paths: Sequence[Path], tool_use_id: str | None = None) -> None:
+    async def before_write(self, paths: Sequence[Path]) -> None:
         """Back up `paths` before a tool changes them (no checkpoint yet: nothing to do)."""
         async with self._lock:
             if not self.snapshots:
