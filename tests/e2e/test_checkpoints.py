@@ -1,10 +1,15 @@
 """Checkpoints end to end: `python -m cc` backs files up before its tools change them,
 records the snapshots in the transcript, and a later process (a restart) rewinds them
-through the SDK's `rewind_files` request."""
+through the SDK's `rewind_files` request.
+
+The last two tests cross over with Claude Code itself (opt-in: CC_CLAUDE_BIN names its
+`claude` executable): each rewinds the checkpoints the other kept.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import sys
@@ -12,22 +17,30 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.conftest import Project
 from tests.fakeapi import Reply, text, tool_use
 
 ENABLE = {"CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING": "true"}
+CLAUDE = os.environ.get("CC_CLAUDE_BIN")
+CLAUDE_ENV = {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_TELEMETRY": "1",
+              "DISABLE_AUTOUPDATER": "1"}
+needs_claude = pytest.mark.skipif(not CLAUDE, reason="opt-in: set CC_CLAUDE_BIN to Claude "
+                                  "Code's claude executable to run this")
 DEADLINE_S = 60.0
 
 
 class Wire:
     """cc speaking stream-json, read line by line on a thread."""
 
-    def __init__(self, project: Project, *flags: str) -> None:
+    def __init__(self, project: Project, *flags: str, program: str | None = None) -> None:
+        argv = [program] if program else [sys.executable, "-m", "cc"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "cc", "--output-format", "stream-json", "--verbose",
+            [*argv, "-p", "--output-format", "stream-json", "--verbose",
              "--input-format", "stream-json", *flags], cwd=project.root,
-            env=project.base_env(), text=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE)
+            env={**project.base_env(), **CLAUDE_ENV}, text=True, stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
@@ -67,8 +80,9 @@ def transcript(project: Project, session_id: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def first_turn(project: Project) -> tuple[str, Path, Path]:
-    """A prompt that creates one file and edits another; (session id, new, edited)."""
+def first_turn(project: Project, program: str | None = None) -> tuple[str, Path, Path]:
+    """A prompt that creates one file and edits another, by cc (or `program`); (session
+    id, new, edited)."""
     new, edited = project.root / "new.txt", project.root / "edited.txt"
     edited.write_text("bee one\n")
     project.api.script(
@@ -78,11 +92,37 @@ def first_turn(project: Project) -> tuple[str, Path, Path]:
                                  "new_string": "two"})]),
         Reply([text("done")]),
     )
-    run = project.run("-p", "make the changes", "--output-format", "json",
-                      "--allowedTools", "Read,Write,Edit")
-    assert run.returncode == 0, run.stderr
+    args = ("-p", "make the changes", "--output-format", "json",
+            "--allowedTools", "Read,Write,Edit")
+    if program is None:
+        run = project.run(*args)
+        returncode, stdout, stderr = run.returncode, run.stdout, run.stderr
+    else:
+        done = subprocess.run([program, *args], cwd=project.root,
+                              env={**project.base_env(), **CLAUDE_ENV}, capture_output=True,
+                              text=True, stdin=subprocess.DEVNULL, timeout=DEADLINE_S * 2)
+        returncode, stdout, stderr = done.returncode, done.stdout, done.stderr
+    assert returncode == 0, stderr
     assert new.read_text() == "alpha\n" and edited.read_text() == "bee two\n"
-    return run.json()["session_id"], new, edited
+    return json.loads(stdout)["session_id"], new, edited
+
+
+def rewind_in(project: Project, session_id: str, new: Path, edited: Path,
+              program: str | None = None) -> None:
+    """`program` (cc by default) resumes the session and rewinds its first prompt."""
+    lines = transcript(project, session_id)
+    prompt = next(line["uuid"] for line in lines if line["type"] == "user")
+    wire = Wire(project, "--resume", session_id, program=program)
+    dry = wire.control("d1", subtype="rewind_files", user_message_id=prompt, dry_run=True)
+    assert dry["response"] == {"canRewind": True, "filesChanged": [str(new), str(edited)],
+                               "insertions": 1, "deletions": 2}
+    done = wire.control("r1", subtype="rewind_files", user_message_id=prompt)
+    assert done["response"] == {"canRewind": True, "skippedLinks": 0}
+    assert not new.exists() and edited.read_text() == "bee one\n"
+    unknown = wire.control("r2", subtype="rewind_files", user_message_id="nope")
+    assert unknown["subtype"] == "error"
+    assert unknown["error"] == "No file checkpoint found for this message."
+    assert wire.close()[0] == 0
 
 
 def test_changes_are_snapshotted_and_rewound_after_a_restart(project: Project) -> None:
@@ -98,21 +138,7 @@ def test_changes_are_snapshotted_and_rewound_after_a_restart(project: Project) -
     folder = project.config / "file-history" / session_id
     [backup] = folder.iterdir()
     assert backup.name.endswith("@v1") and backup.read_text() == "bee one\n"
-
-    wire = Wire(project, "--resume", session_id)  # a new process: the history is reloaded
-    dry = wire.control("d1", subtype="rewind_files", user_message_id=prompt["uuid"],
-                       dry_run=True)
-    assert dry["subtype"] == "success"
-    assert sorted(dry["response"]["filesChanged"]) == sorted([str(new), str(edited)])
-    assert (dry["response"]["insertions"], dry["response"]["deletions"]) == (1, 2)
-    assert new.exists()  # a dry run touches nothing
-    done = wire.control("r1", subtype="rewind_files", user_message_id=prompt["uuid"])
-    assert done["response"] == {"canRewind": True, "skippedLinks": 0}
-    assert not new.exists() and edited.read_text() == "bee one\n"
-    unknown = wire.control("r2", subtype="rewind_files", user_message_id="nope")
-    assert unknown["subtype"] == "error"
-    assert unknown["error"] == "No file checkpoint found for this message."
-    assert wire.close()[0] == 0
+    rewind_in(project, session_id, new, edited)  # a new process: the history is reloaded
     project.api.assert_clean()
 
 
@@ -148,3 +174,18 @@ def test_a_sub_agent_s_write_is_tracked_with_its_session(project: Project) -> No
     assert delta["snapshotMessageId"] == prompt["uuid"]
     assert delta["trackingPath"] == "by_agent.txt" and delta["backup"]["backupFileName"] is None
     project.api.assert_clean()
+
+
+@needs_claude
+def test_claude_code_rewinds_the_checkpoints_cc_kept(project: Project) -> None:
+    project.env.update(ENABLE)
+    session_id, new, edited = first_turn(project)
+    rewind_in(project, session_id, new, edited, program=CLAUDE)
+
+
+@needs_claude
+def test_cc_rewinds_the_checkpoints_claude_code_kept(project: Project) -> None:
+    project.env.update(ENABLE)
+    assert CLAUDE is not None
+    session_id, new, edited = first_turn(project, program=CLAUDE)
+    rewind_in(project, session_id, new, edited)
