@@ -49,20 +49,26 @@ async def rewind_command(ctx: CommandContext, args: str) -> CommandResult:
     if choice is None or choice == 3:
         ctx.say("Rewind cancelled.", style="dim")
         return CommandResult()
+    said: list[str] = []
     if choice in (0, 2):
         done = await rewind.rewind_code(ctx.engine, point.message_id)
         if isinstance(done, str):
             ctx.say(f"Could not restore the code: {done}", style="red")
             return CommandResult()
-        ctx.say(f"Restored the code ({_files(len(done.changes))} changed).", style="dim")
-    if choice in (0, 1):
-        text = rewind.rewind_conversation(ctx.engine, point.message_id)
-        if text is None:
-            ctx.say("That prompt is no longer in the conversation.", style="red")
-            return CommandResult()
-        ctx.say(f"Rewound the conversation to before: {_line(text)}", style="dim")
-        return CommandResult(prefill=text)
-    return CommandResult()
+        said.append(f"Restored the code ({_files(len(done.changes))} changed).")
+    if choice == 2:
+        ctx.say(said[0], style="dim")
+        return CommandResult()
+    text = rewind.rewind_conversation(ctx.engine, point.message_id)
+    if text is None:
+        ctx.say("That prompt is no longer in the conversation.", style="red")
+        return CommandResult()
+    if ctx.replay is not None:  # a fresh screen: the conversation as it now stands
+        ctx.replay(ctx.engine.messages)
+        ctx.say("")
+    for line in [*said, f"Rewound the conversation to before: {_line(text)}"]:
+        ctx.say(line, style="dim")
+    return CommandResult(prefill=text, clear_screen=ctx.replay is not None)
 
 
 def _files(n: int) -> str:

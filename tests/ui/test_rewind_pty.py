@@ -72,6 +72,7 @@ def test_rewinding_code_and_conversation_to_before_the_second_prompt(setup: Setu
     term.type("1")
     screen = term.wait_for("Rewound the conversation to before: change second")
     assert "Restored the code (2 files changed)." in screen
+    assert "● First done." in screen and "Second done." not in screen  # redrawn as it is
     term.wait_until(lambda _: term.prompt_line() == "> change second")  # back in the box
     assert (first.read_text(), second.read_text(), created.exists()) == ("x = 2\n", "y = 1\n",
                                                                          False)
