@@ -173,3 +173,17 @@ async def test_an_updated_snapshot_replaces_the_one_before(tmp_path: Path) -> No
     (cwd / "a.txt").write_text("made later\n")
     assert not isinstance(await history.rewind("p1"), str)
     assert not (cwd / "a.txt").exists()
+
+
+async def test_an_unreadable_file_is_a_message_not_a_crash(tmp_path: Path) -> None:
+    cwd, _folder, _writer, history = start(tmp_path)
+    a = cwd / "a.txt"
+    a.write_text("a1\n")
+    await history.before_prompt("p1")
+    await history.before_write([a])
+    a.unlink()
+    a.mkdir()  # a folder where the file was: it cannot be compared, nor written back
+    (a / "inside").write_text("kept\n")
+    outcome = await history.rewind("p1")
+    assert isinstance(outcome, str) and "a.txt" in outcome
+    assert (a / "inside").read_text() == "kept\n"

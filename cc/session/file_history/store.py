@@ -95,7 +95,10 @@ class FileHistory:
             return NO_CHECKPOINT
         chosen = rewind.targets(self.snapshots, index)
         where = {key: self._path(key) for key in chosen}
-        return await asyncio.to_thread(rewind.plan, self.folder, chosen, where)
+        try:
+            return await asyncio.to_thread(rewind.plan, self.folder, chosen, where)
+        except OSError as exc:
+            return f"Could not compare the files with their checkpoint: {exc}"
 
     async def turn_changes(self, message_id: str) -> list[tuple[str, int, int]]:
         """What tools changed in the turn of prompt `message_id`: (file, lines added,
@@ -104,8 +107,11 @@ class FileHistory:
         if index is None:
             return []
         where = {key: self._path(key) for key in self.tracked}
-        return await asyncio.to_thread(rewind.turn_changes, self.folder, self.snapshots,
-                                       index, where)
+        try:
+            return await asyncio.to_thread(rewind.turn_changes, self.folder, self.snapshots,
+                                           index, where)
+        except OSError:
+            return []  # a summary only: the rewind itself says what is wrong
 
     async def rewind(self, message_id: str) -> rewind.RewindPlan | str:
         """Put the tracked files back as they were before prompt `message_id`; what was
