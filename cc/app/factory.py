@@ -256,6 +256,8 @@ async def build_engine(
         hooks.agent_transcript_path = str(spec.transcript) if spec.transcript else None
     executor = ToolExecutor(registry, ctx, permissions=spec.gate or checker,
                             hooks=hooks if hooks is not None else NoHooks())
+    if parent is not None and not spec.internal:  # its edits rewind with its session's
+        executor.checkpoints = parent.executor.checkpoints
     client = parent.client if parent is not None else session.client
     # A sub-agent's refusals are its session's: one log, the main agent's.
     denials = parent.denials if parent is not None and not spec.internal else None

@@ -24,6 +24,7 @@ from cc.commands.info import (
 from cc.commands.mcp_view import mcp_command
 from cc.commands.output_style import output_style_command, restyle
 from cc.commands.registry import BuiltinCommand
+from cc.commands.rewind import rewind_command
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.commands.skills_view import skills_command
@@ -191,5 +192,7 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
                    argument_hint="[name]"),
     BuiltinCommand("statusline", "Set up the status line under the prompt",
                    statusline_command, argument_hint="[what to show]"),
+    BuiltinCommand("rewind", "Restore the code and/or conversation to before an earlier prompt",
+                   rewind_command, aliases=("checkpoint", "undo")),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )

@@ -301,6 +301,14 @@ class Repl:
         self._wakeup.set()
         self.invalidate()
 
+    def prefill(self, text: str) -> None:
+        """Put `text` in the input box to edit and send (unless something is typed)."""
+        if self.session is not None and not self.session.default_buffer.text:
+            buf = self.session.default_buffer
+            buf.text = text
+            buf.cursor_position = len(text)
+        self.invalidate()
+
     def interrupt(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
@@ -526,6 +534,8 @@ class Repl:
             await self.printer.clear()
             await self.printer.write(self._header(self.printer.width()))
         await self._flush(ctx)
+        if result.prefill is not None:
+            self.prefill(result.prefill)
         if result.exit:
             self.request_exit()
         elif result.submit is not None:
