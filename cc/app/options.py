@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
+from cc.config.attribution import COMMIT_TRAILER, PR_TRAILER, attribution_from
 from cc.config.env import truthy
 from cc.core.controls import RequestControls
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
     from cc.config.settings import Settings
-
-#: What commits written in a session end with (settings `includeCoAuthoredBy`).
-COMMIT_TRAILER = "Co-Authored-By: Claude <noreply@anthropic.com>"
 
 
 COORDINATOR_ENV = "CLAUDE_CODE_COORDINATOR_MODE"
@@ -53,7 +51,11 @@ class SessionOptions:
     #: `--system-prompt`/`--system-prompt-file`: replaces the built-in prompt.
     system_prompt: str | None = None
     append_system_prompt: str | None = None
+    #: What commits and pull request descriptions end with (settings `attribution`).
     commit_trailer: str | None = COMMIT_TRAILER
+    pr_trailer: str | None = PR_TRAILER
+    #: The language replies are in (settings `language`); None: the user's own.
+    language: str | None = None
     #: `--session-id`, validated.
     session_id: str | None = None
     #: `--agents`: custom sub-agents as a JSON object (its entries are checked when loaded).
@@ -108,6 +110,8 @@ def resolve_options(
     if args.tools is not None and args.tools.strip().lower() != "default":
         tools = tuple(split_tool_list(args.tools))
     warnings: list[str] = []
+    trailers, problems = attribution_from(settings.merged)
+    warnings += problems
     return SessionOptions(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
@@ -123,7 +127,9 @@ def resolve_options(
         tools=tools,
         system_prompt=override,
         append_system_prompt=append,
-        commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
+        commit_trailer=trailers.commit,
+        pr_trailer=trailers.pr,
+        language=_language(settings, warnings),
         session_id=valid_uuid(args.session_id) if args.session_id else None,
         agents_json=_agents_json(args.agents),
         coordinator=truthy(env.get(COORDINATOR_ENV)),
@@ -145,6 +151,14 @@ def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str])
 
     chosen = args.model or env.get("ANTHROPIC_MODEL") or settings.get("model")
     return resolve_model(str(chosen or DEFAULT_MODEL))
+
+
+def _language(settings: Settings, warnings: list[str]) -> str | None:
+    value = settings.get("language")
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value.strip() if isinstance(value, str) else None
+    warnings.append(f"language must be the name of a language, not {value!r}; ignored")
+    return None
 
 
 def _fallback_models(value: str | None) -> tuple[str, ...]:

@@ -97,6 +97,9 @@ class Session:
         #: `--session-mirror`: told of every line the session's transcripts get (set
         #: before `open()`).
         self.transcript_mirror: TranscriptMirror | None = None
+        #: The output style of the main agent's prompt (`main_spec` sets it, /clear
+        #: may change it).
+        self.output_style = "default"
 
     # -- the facts -----------------------------------------------------------------------
 

@@ -200,7 +200,7 @@ def test_thinking_blocks_go_back_unchanged(project: Project) -> None:
     run = project.run("-p", "hi", "--output-format", "json", "--model", "claude-sonnet-4-5")
     assert run.returncode == 0, run.stderr
     first, second = project.api.bodies
-    assert first["thinking"] == {"type": "enabled", "budget_tokens": 2048, "display": "omitted"}
+    assert first["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     sent_back = second["messages"][1]["content"][0]
     assert sent_back == {"type": "thinking", "thinking": "let me look", "signature": "sig-abc"}
     project.api.assert_clean()

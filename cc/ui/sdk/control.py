@@ -7,6 +7,7 @@
     set_model             through the model's one owner (the engine)
     mcp_status            the MCP servers and their status
     mcp_reconnect         a server connects again
+    rewind_files          the files tools changed, back to before a prompt (`rewind_files`)
     anything else         an error response naming it, never a hang
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cc import __version__
+from cc.ui.sdk.rewind_files import rewind_files
 from cc.ui.sdk.wire import ControlRequest
 
 if TYPE_CHECKING:
@@ -199,4 +201,5 @@ HANDLERS: dict[str, Handler] = {
     "set_model": _set_model,
     "mcp_status": _mcp_status,
     "mcp_reconnect": _mcp_reconnect,
+    "rewind_files": rewind_files,
 }
