@@ -40,14 +40,14 @@ class Headless:
 
 async def headless_command(session: Session, text: str) -> Headless | None:
     """What `text` amounts to in print mode; None when it is handled as any prompt."""
+    parsed = parse_slash(text)
+    if parsed is None:  # most prompts: nothing more is imported
+        return None
     from rich.console import Console
 
     from cc.commands.context import CommandContext
     from cc.commands.registry import BuiltinCommand, CommandRegistry
 
-    parsed = parse_slash(text)
-    if parsed is None:
-        return None
     name, args = parsed
     commands = CommandRegistry.default(session.cwd, session.config_dir, prompts=session.mcp)
     command = commands.find(name)
