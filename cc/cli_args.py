@@ -104,7 +104,91 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plugin-dir", dest="plugin_dirs", action="append", default=[],
                    help="(accepted; cc loads no plugins yet)")
     p.add_argument("--debug-to-stderr", action="store_true", help="cc's debug log on stderr")
+    p.add_argument("-d", "--debug", nargs="?", const="", metavar="filter",
+                   help="debug log on stderr, optionally of some categories only (e.g. "
+                   "--debug=hooks,mcp or --debug='!hooks')")
+    p.add_argument("--debug-file", metavar="path",
+                   help="write the debug log to this file (turns debugging on)")
+    p.add_argument("--bare", action="store_true",
+                   help="minimal mode: no hooks, CLAUDE.md, auto memory, MCP servers from "
+                   "files, agent and command files, or attribution lines; give context with "
+                   "--system-prompt, --append-system-prompt, --settings, --mcp-config, --agents")
+    p.add_argument("--disable-slash-commands", action="store_true",
+                   help="no skills and no custom commands")
+    p.add_argument("--permission-prompts", choices=("host", "none"),
+                   help='who answers permission prompts in print mode: "host" (the program '
+                   'driving cc) or "none" (whatever would ask is denied)')
+    p.add_argument("-n", "--name", help="a display name for this session (the /resume "
+                   "picker shows it)")
+    p.add_argument("--allow-dangerously-skip-permissions", action="store_true",
+                   help="offer bypassPermissions in the Shift+Tab cycle without starting in it")
+    p.add_argument("--autocompact", type=_autocompact, metavar="auto|tokens",
+                   help="the window compaction works to: auto (the model's), or at least "
+                   "100k tokens")
+    for flags, nargs, what in UNSUPPORTED:
+        # (a value is optional here, so that the flag alone is refused by name too)
+        nargs = {None: "?", "+": "*"}.get(nargs, nargs)
+        p.add_argument(*flags, nargs=nargs, action=_Unsupported, help=argparse.SUPPRESS,
+                       default=None, dest=f"unsupported_{flags[-1].lstrip('-')}",
+                       metavar=what)
     return p
+
+
+#: Claude Code's flags for what cc does not have: each is refused, naming itself.
+UNSUPPORTED: tuple[tuple[tuple[str, ...], int | str | None, str], ...] = (
+    (("--agent",), None, "running the session as a custom agent"),
+    (("--ax-screen-reader",), 0, "a screen-reader rendering"),
+    (("--bg", "--background"), 0, "background sessions"),
+    (("--brief",), 0, "the SendUserMessage tool"),
+    (("--chrome",), 0, "Claude in Chrome"),
+    (("--no-chrome",), 0, "Claude in Chrome"),
+    (("--cloud",), "?", "cloud sessions"),
+    (("--desktop",), 0, "the Claude Desktop app"),
+    (("--environment",), None, "cloud environments"),
+    (("--exclude-dynamic-system-prompt-sections",), 0, "moving prompt sections"),
+    (("--file",), "+", "file downloads at start-up"),
+    (("--forward-subagent-text",), 0, "forwarding sub-agent text"),
+    (("--from-pr",), "?", "sessions linked to pull requests"),
+    (("--ide",), 0, "IDE integration"),
+    (("--plugin-url",), None, "plugins"),
+    (("--prompt-suggestions",), "?", "prompt suggestions"),
+    (("--remote-control",), "?", "Remote Control"),
+    (("--remote-control-session-name-prefix",), None, "Remote Control"),
+    (("--restricted",), 0, "restricted mode"),
+    (("--safe-mode",), 0, "safe mode (--bare starts without most customizations)"),
+    (("--system-prompt-snapshot",), None, "system prompt snapshots"),
+    (("--teleport",), "?", "teleport sessions"),
+    (("--tmux",), 0, "tmux sessions"),
+    (("-w", "--worktree"), "?", "worktree sessions"),
+)
+
+
+class _Unsupported(argparse.Action):
+    """A Claude Code flag cc refuses: the parse ends with an error naming it."""
+
+    def __init__(self, option_strings: list[str], dest: str, nargs: object = None,
+                 metavar: str = "", **kwargs: object) -> None:
+        self.what = metavar
+        super().__init__(option_strings, dest, nargs=nargs, **kwargs)  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        parser.error(f"{option_string} is a Claude Code flag that cc does not support "
+                     f"({self.what})")
+
+
+def _autocompact(text: str) -> int | None:
+    """`auto` (None) or a number of tokens, at least 100k (`150000`, `150k`)."""
+    value = text.strip().lower()
+    if value == "auto":
+        return None
+    try:
+        tokens = int(float(value[:-1]) * 1000) if value.endswith("k") else int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not auto or a number of tokens") from None
+    if tokens < 100_000:
+        raise argparse.ArgumentTypeError(f"{text!r} is under 100k tokens")
+    return tokens
 
 
 def _positive(kind: Callable[[str], N], what: str) -> Callable[[str], N]:
