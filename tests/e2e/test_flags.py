@@ -74,3 +74,17 @@ def test_autocompact_and_the_bypass_offer_reach_the_session() -> None:
     small = threshold(1_000_000, {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "150000"}, {})
     assert small is not None and small <= 150_000
     assert build_parser().parse_args(["--autocompact", "auto"]).autocompact is None
+
+
+def test_manual_is_the_default_mode_by_flag_and_by_settings(project: Project) -> None:
+    project.api.script(Reply([text("a")]), Reply([text("b")]))
+    stream = ("--output-format", "stream-json", "--verbose")
+    run = project.run("-p", "hi", "--permission-mode", "manual", *stream)
+    assert run.returncode == 0, run.stderr
+    assert run.records()[0]["permissionMode"] == "default"
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps({"permissions": {"defaultMode": "manual"}}))
+    run = project.run("-p", "hi", *stream)
+    assert run.returncode == 0, run.stderr
+    assert run.records()[0]["permissionMode"] == "default" and "Warning" not in run.stderr
