@@ -88,3 +88,15 @@ def test_manual_is_the_default_mode_by_flag_and_by_settings(project: Project) ->
     run = project.run("-p", "hi", *stream)
     assert run.returncode == 0, run.stderr
     assert run.records()[0]["permissionMode"] == "default" and "Warning" not in run.stderr
+
+
+def test_help_is_laid_out_as_claude_code_s(project: Project) -> None:
+    run = project.run("--help")
+    assert run.returncode == 0
+    lines = run.stdout.splitlines()
+    assert lines[0] == "Usage: python -m cc [options] [command] [prompt]"
+    assert "Arguments:" in lines and "Options:" in lines
+    for shown in ("-c, --continue", "--output-format <format>", "-r, --resume [value]",
+                  "--add-dir <directories...>", "-h, --help", "--bare"):
+        assert any(line.strip().startswith(shown) for line in lines), shown
+    assert "--chrome" not in run.stdout  # refused flags are not offered
