@@ -47,12 +47,8 @@ def run(argv: list[str] | None = None) -> int:
     if problem := _resume_flags_problem(args):
         print(f"Error: {problem}", file=sys.stderr)
         return 1
-    if args.debug_to_stderr:
-        import logging
-
-        logging.basicConfig(stream=sys.stderr, level=logging.WARNING,
-                            format="%(asctime)s [%(levelname)s] %(name)s: %(message)s")
-        logging.getLogger("cc").setLevel(logging.DEBUG)
+    _debug_log(args)
+    _switches(args)
     try:
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)
@@ -62,6 +58,46 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _debug_log(args: argparse.Namespace) -> None:
+    """`--debug [filter]`, `--debug-file path` (and cc's `--debug-to-stderr`): cc's log at
+    debug level, of the categories asked for (`hooks,mcp`; `!hooks` for all but hooks;
+    a category is a package of cc: hooks, mcp, core, agents…)."""
+    if args.debug is None and args.debug_file is None and not args.debug_to_stderr:
+        return
+    import logging
+
+    handler: logging.Handler = (logging.FileHandler(args.debug_file, encoding="utf-8")
+                                if args.debug_file else logging.StreamHandler(sys.stderr))
+    handler.setFormatter(logging.Formatter("%(asctime)s [%(levelname)s] %(name)s: %(message)s"))
+    names = [n.strip() for n in (args.debug or "").split(",") if n.strip()]
+    shown = [n for n in names if not n.startswith("!")]
+    hidden = [n[1:] for n in names if n.startswith("!")]
+    handler.addFilter(lambda record: _category_shown(record.name, shown, hidden))
+    logging.getLogger().addHandler(handler)
+    logging.getLogger("cc").setLevel(logging.DEBUG)
+
+
+def _category_shown(logger: str, shown: list[str], hidden: list[str]) -> bool:
+    parts = logger.split(".")
+    category = parts[1] if len(parts) > 1 and parts[0] == "cc" else parts[0]
+    if category in hidden:
+        return False
+    return not shown or category in shown
+
+
+def _switches(args: argparse.Namespace) -> None:
+    """Flags that Claude Code passes on as environment switches (its subprocesses, hooks
+    and MCP servers see them too)."""
+    from cc.config.env import NO_COMMANDS_ENV, SIMPLE_ENV
+
+    if args.bare:
+        os.environ[SIMPLE_ENV] = "1"
+    if args.disable_slash_commands:
+        os.environ[NO_COMMANDS_ENV] = "1"
+    if args.autocompact is not None:
+        os.environ["CLAUDE_CODE_AUTO_COMPACT_WINDOW"] = str(args.autocompact)
 
 
 def _resume_flags_problem(args: argparse.Namespace) -> str | None:

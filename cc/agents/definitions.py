@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cc.config.env import simple_mode
 from cc.errors import AgentDefinitionError
 
 __all__ = [
@@ -176,7 +177,7 @@ def load_agents(cwd: Path, config_dir: Path, flag_json: str | None = None) -> Ag
     """The built-ins, then the user's and the project's files, then `--agents`."""
     catalog = AgentCatalog({d.agent_type: d for d in builtin_agents()})
     seen: set[Path] = set()
-    for source, folder in agent_dirs(cwd, config_dir):
+    for source, folder in () if simple_mode() else agent_dirs(cwd, config_dir):
         if not folder.is_dir() or folder.resolve() in seen:  # ~ as the project: one folder
             continue
         seen.add(folder.resolve())

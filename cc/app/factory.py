@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cc.config.env import simple_mode
 from cc.core.spec import AgentSpec
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         warnings += problems
     if options.system_prompt is None:
         session.output_style = style.name
-    claude_md = None if options.system_prompt is not None else render_claude_md(
+    claude_md = None if options.system_prompt is not None or simple_mode() else render_claude_md(
         load_claude_md(session.cwd, session.config_dir,
                        session.settings.get("claudeMdExcludes"))
     )
@@ -366,6 +367,8 @@ def _memory_folder(session: Session) -> Path | None:
     from cc.memory.auto_memory import ensure, memory_dir
     from cc.session.paths import project_dir
 
+    if simple_mode():
+        return None
     folder = memory_dir(project_dir(session.cwd, session.config_dir), session.settings.merged)
     if folder is None or not ensure(folder):
         return None
@@ -435,10 +438,13 @@ def _results_dir(engine: QueryEngine) -> Path | None:
 
 def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str],
            warnings: list[str]) -> HookRunner:
-    from cc.hooks.config import load_hooks
+    from cc.hooks.config import HooksConfig, load_hooks
     from cc.hooks.runner import HookRunner
 
-    config, problems = load_hooks(session.settings)
+    if simple_mode():  # --bare: the program's own hooks only
+        config, problems = HooksConfig(), []
+    else:
+        config, problems = load_hooks(session.settings)
     config.add(session.host_hooks)
     warnings += problems
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,

@@ -8,6 +8,7 @@ raises `UsageError` for what cannot be done and reads only the files flags name
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
 from cc.config.attribution import COMMIT_TRAILER, PR_TRAILER, attribution_from
-from cc.config.env import truthy
+from cc.config.env import simple_mode, truthy
 from cc.core.controls import RequestControls
 from cc.errors import UsageError
 
@@ -83,6 +84,10 @@ class SessionOptions:
     include_hook_events: bool = False
     #: `--plugin-dir`: plugins asked for, which cc cannot load yet (system/init says so).
     plugin_dirs: tuple[str, ...] = ()
+    #: `--allow-dangerously-skip-permissions`: Shift+Tab offers bypassPermissions.
+    offer_bypass: bool = False
+    #: `--name`: the session's display name (its transcript's title).
+    name: str | None = None
     #: What start-up should tell the user about these options (a value ignored).
     warnings: tuple[str, ...] = ()
 
@@ -112,6 +117,8 @@ def resolve_options(
     warnings: list[str] = []
     trailers, problems = attribution_from(settings.merged)
     warnings += problems
+    if simple_mode(env):  # --bare: no attribution lines
+        trailers = dataclasses.replace(trailers, commit=None, pr=None)
     return SessionOptions(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
@@ -137,7 +144,10 @@ def resolve_options(
         strict_mcp_config=args.strict_mcp_config,
         sdk_host=getattr(args, "input_format", "text") == "stream-json",
         program_answers=getattr(args, "input_format", "text") == "stream-json"
-        and getattr(args, "permission_prompt_tool", None) == "stdio",
+        and (getattr(args, "permission_prompt_tool", None) == "stdio"
+             or getattr(args, "permission_prompts", None) == "host"),
+        offer_bypass=getattr(args, "allow_dangerously_skip_permissions", False),
+        name=(getattr(args, "name", None) or "").strip() or None,
         json_schema=_json_schema(args.json_schema),
         structured_output_retries=_structured_output_retries(env),
         include_hook_events=args.include_hook_events,

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cc.app.options import SessionOptions
+from cc.config.env import simple_mode
 
 if TYPE_CHECKING:
     from cc.agents.extractor import ExtractionCoordinator
@@ -301,7 +302,7 @@ def _mcp_hub(session: Session) -> tuple[McpHub | None, list[str]]:
 
     options = session.options
     found = load_servers(session.cwd, session.config_dir, flag_configs=options.mcp_configs,
-                         strict=options.strict_mcp_config)
+                         strict=options.strict_mcp_config or simple_mode())
     if not found.servers and not (found.problems and options.interactive):
         return None, list(found.problems)
     import os

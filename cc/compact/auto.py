@@ -29,6 +29,9 @@ def threshold(window: int, env: Mapping[str, str], settings: Mapping[str, Any]) 
     """The context size at which to compact, or None when auto-compaction is off."""
     if truthy(env.get("DISABLE_AUTO_COMPACT")) or settings.get("autoCompactEnabled") is False:
         return None
+    chosen = env.get("CLAUDE_CODE_AUTO_COMPACT_WINDOW", "").strip()  # (--autocompact)
+    if chosen.isdigit() and int(chosen) > 0:
+        window = min(window, int(chosen))
     override = env.get("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE", "").strip()
     if override:
         try:

@@ -281,6 +281,9 @@ class ModelClient:
             params["metadata"] = {"user_id": json.dumps(
                 {"device_id": self._device, "account_uuid": "",
                  "session_id": request.session_id}, separators=(",", ":"))}
+        log.debug("request to %s: model %s, max_tokens %s, %d messages, %d tools (%s dialect)",
+                  self.endpoint, params["model"], params["max_tokens"],
+                  len(params["messages"]), len(params.get("tools", ())), dialect.name)
         return sdk_arguments(params)
 
     def _refused(self, exc: Exception, dialect: Dialect, yielded: bool) -> bool:

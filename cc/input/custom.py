@@ -30,6 +30,7 @@ __all__ = [
     "split_arguments", "split_frontmatter", "substitute_arguments",
 ]
 
+from cc.config.env import commands_disabled, simple_mode
 from cc.config.frontmatter import split_frontmatter, split_list
 from cc.errors import CommandError
 from cc.input.inline_bash import run_inline_bash
@@ -91,7 +92,8 @@ def load_custom_commands(cwd: Path, config_dir: Path) -> list[CustomCommand]:
     from cc.input.skills import load_skills
 
     found: dict[str, CustomCommand] = {s.name: s for s in load_skills(cwd, config_dir).skills}
-    for scope, root in command_dirs(cwd, config_dir):
+    off = simple_mode() or commands_disabled()  # (--bare keeps skills, not command files)
+    for scope, root in () if off else command_dirs(cwd, config_dir):
         if not root.is_dir():
             continue
         for path in sorted(root.rglob("*.md")):

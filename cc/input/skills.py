@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cc.config.env import commands_disabled
 from cc.config.frontmatter import parse_frontmatter
 from cc.errors import FrontmatterError
 from cc.input.custom import CustomCommand, substitute_arguments
@@ -42,7 +43,7 @@ def load_skills(cwd: Path, config_dir: Path) -> SkillScan:
     """Every skill found, a project's before a user's of the same name."""
     found: dict[str, CustomCommand] = {}
     warnings: list[str] = []
-    for scope, root in skill_dirs(cwd, config_dir):
+    for scope, root in () if commands_disabled() else skill_dirs(cwd, config_dir):
         if not root.is_dir():
             continue
         for path in sorted(root.glob(f"*/{SKILL_FILE}")):

@@ -17,6 +17,7 @@ from cc import __version__
 from cc.errors import UsageError
 from cc.session.cleanup import cleanup_transcripts
 from cc.session.loader import find_latest_session, find_session_by_id, load_session
+from cc.session.opening import opening_lines
 from cc.session.paths import session_path
 from cc.session.resume import fork_session, resume_writer
 from cc.session.transcript import TranscriptMirror, TranscriptWriter
@@ -57,7 +58,8 @@ def attach_session(
 
     def new_writer(session_id: str) -> TranscriptWriter:
         path = session_path(cwd, config, session_id)
-        writer = TranscriptWriter(path, session_id=session_id, cwd=cwd, version=__version__)
+        writer = TranscriptWriter(path, session_id=session_id, cwd=cwd, version=__version__,
+                                  opening=lambda: opening_lines(cwd, engine.model))
         writer.mirror = choice.mirror
         return writer
 

@@ -87,6 +87,7 @@ class TranscriptWriter:
         fsync: bool = True,
         parent_uuid: str | None = None,
         clock: Callable[[], datetime] | None = None,
+        opening: Callable[[], list[dict[str, Any]]] | None = None,
     ) -> None:
         self.path = Path(path)
         self.session_id = session_id
@@ -108,6 +109,9 @@ class TranscriptWriter:
         self._waiting: dict[str, _Draft] = {}  # results whose tool_use is not on file yet
         self._lines_of: dict[str, list[str]] = {}  # message uuid -> uuids of its lines
         self._on_file: set[str] = set()  # uuids of the lines written (or loaded)
+        #: The context lines a new conversation opens with after its first prompt
+        #: (`cc.session.opening`); None once written, or for a transcript that goes on.
+        self._opening = opening if parent_uuid is None else None
 
     # -- public -------------------------------------------------------------------------
 
@@ -120,6 +124,10 @@ class TranscriptWriter:
             lines = [d.uuid for d in drafts[: len(message.content)]]
         elif isinstance(message, UserMessage):
             drafts, lines = self._user_drafts(message)
+            if self._opening is not None and self.last_uuid is None and not message.is_meta:
+                drafts += [_Draft(derived_uuid(message.uuid, 1000 + i), fields)
+                           for i, fields in enumerate(self._opening())]
+                self._opening = None
         elif isinstance(message, SystemMessage):
             drafts = [_Draft(message.uuid, _system_fields(message))]
             lines = [message.uuid]

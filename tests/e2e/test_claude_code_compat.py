@@ -51,6 +51,11 @@ def test_claude_code_resumes_a_cc_session(project: Project) -> None:
     sent = conversation(project.api.bodies[seen])
     for piece in ("what does README.md say?", "toolu_", "2\\tprimes", "It says primes."):
         assert piece in sent
+    # Claude Code rebuilds a system message after the first prompt from cc's opening
+    # lines: the environment, never an empty message
+    messages = project.api.bodies[seen]["messages"]
+    assert all(m["content"] not in ("", []) for m in messages), messages
+    assert messages[1]["role"] == "system" and str(project.root) in json.dumps(messages[1])
 
 
 def test_cc_resumes_a_claude_code_session(project: Project) -> None:

@@ -105,6 +105,7 @@ class Repl:
         if listen is not None:
             listen(lambda _mode: self.invalidate())  # the footer shows it
         self._initial_mode = self.mode
+        self._offer_bypass = runtime.options.offer_bypass
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._view: TurnView | None = None
@@ -337,7 +338,8 @@ class Repl:
 
     def cycle_mode(self) -> None:
         cycle = list(MODE_CYCLE)
-        if self._initial_mode == "bypassPermissions":  # offered only when started in it
+        # (offered only when started in it, or with --allow-dangerously-skip-permissions)
+        if self._initial_mode == "bypassPermissions" or self._offer_bypass:
             cycle.append("bypassPermissions")
         index = cycle.index(self.mode) if self.mode in cycle else -1
         self.set_mode(cycle[(index + 1) % len(cycle)])
