@@ -339,6 +339,19 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
         session.engine, choice, cwd=session.cwd, config=session.config_dir,
         cleanup_days=session.settings.get("cleanupPeriodDays"),
     )
+    _name_session(session)
+
+
+def _name_session(session: Session) -> None:
+    """`--name`: the session's title from the start, as /rename would write it."""
+    from cc.session.transcript import TranscriptWriter
+
+    writer = session.engine.transcript
+    if session.options.name and isinstance(writer, TranscriptWriter):
+        try:
+            writer.record_title(session.options.name)
+        except OSError as exc:
+            _warn([f"--name: the session's name could not be saved ({exc.strerror or exc})"])
 
 
 def _warn(warnings: Sequence[str]) -> None:

@@ -100,3 +100,15 @@ def test_help_is_laid_out_as_claude_code_s(project: Project) -> None:
                   "--add-dir <directories...>", "-h, --help", "--bare"):
         assert any(line.strip().startswith(shown) for line in lines), shown
     assert "--chrome" not in run.stdout  # refused flags are not offered
+
+
+def test_name_titles_the_session_as_rename_does(project: Project) -> None:
+    project.api.script(Reply([text("ok")]))
+    run = project.run("-p", "hi", "--name", "release prep", "--output-format", "json")
+    assert run.returncode == 0, run.stderr
+    (path,) = project.config.glob("projects/*/*.jsonl")
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    titles = [line["customTitle"] for line in lines if line["type"] == "custom-title"]
+    assert titles == ["release prep"]
+    assert {line["sessionId"] for line in lines if "sessionId" in line} == {
+        run.json()["session_id"]}
