@@ -156,3 +156,23 @@ def test_canonical_ids() -> None:
     assert canonical_model("claude-haiku-4-5-20251001") == "claude-haiku-4-5"
     assert canonical_model("claude-sonnet-5[1m]") == "claude-sonnet-5"
     assert canonical_model("my-local-model") == "my-local-model"
+
+
+def test_aliases_opusplan_and_their_environment() -> None:
+    from cc.models.catalog import model_for_mode, resolve_model, small_fast_model
+
+    assert resolve_model("opusplan") == "opusplan"
+    assert model_for_mode("opusplan", "plan") == "claude-opus-5-5"
+    assert model_for_mode("opusplan", "default") == "claude-sonnet-5-5"
+    assert model_for_mode("opusplan[1m]", "plan") == "claude-opus-5-5[1m]"
+    assert model_for_mode("claude-opus-4-6", "plan") == "claude-opus-4-6"
+    env = {"ANTHROPIC_DEFAULT_OPUS_MODEL": "my-opus", "ANTHROPIC_DEFAULT_HAIKU_MODEL": "my-haiku"}
+    assert resolve_model("opus", env) == "my-opus" and resolve_model("best", env) == "my-opus"
+    assert resolve_model("sonnet", env) == "claude-sonnet-5-5"
+    assert small_fast_model(env) == "my-haiku"
+    assert small_fast_model({**env, "ANTHROPIC_SMALL_FAST_MODEL": "tiny"}) == "tiny"
+    assert small_fast_model({}) == "claude-haiku-5-5"
+    # an id the table does not know: a current model's ways, conservative limits
+    unknown = model_info("gateway-model-7")
+    assert (unknown.context_window, unknown.max_output_tokens) == (200_000, 32_000)
+    assert unknown.adaptive_thinking and unknown.default_effort == "high"
