@@ -4,21 +4,9 @@ prompt cache, /export to a file, an unknown command's suggestion, /vim's editing
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 
-import pytest
-
-from tests.fakeapi import FakeAPI, Reply
-from tests.ui.test_repl_pty import Setup
-
-
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
+from tests.fakeapi import Reply
+from tests.ui.conftest import Setup
 
 
 def test_cost_export_and_a_mistyped_command(setup: Setup) -> None:

@@ -6,15 +6,12 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.fakeapi import FakeAPI, Reply
+from tests.fakeapi import Reply
+from tests.ui.conftest import Setup
 from tests.ui.terminal import TIMEOUT_S, Terminal
-from tests.ui.test_repl_pty import Setup
 from tests.waiting import wait_for
 
 SERVER = str(Path(__file__).resolve().parent.parent / "servers" / "mcp_server.py")
@@ -37,13 +34,6 @@ TOOLS, PROMPTS = _offered()
 def server(name: str, *extra: str) -> dict[str, Any]:
     return {"command": sys.executable, "args": [SERVER, "--name", name, *extra]}
 
-
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
 
 
 def project_servers(setup: Setup, servers: dict[str, Any]) -> None:

@@ -4,22 +4,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-from tests.fakeapi import Dynamic, FakeAPI, Reply, text, tool_use
-from tests.ui.test_repl_pty import Setup
-
-
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
+from tests.fakeapi import Dynamic, Reply, text, tool_use
+from tests.ui.conftest import Setup
 
 
 def results(body: dict[str, Any]) -> str:

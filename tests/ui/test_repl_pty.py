@@ -5,40 +5,12 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.fakeapi import Dynamic, FakeAPI, Reply, text, tool_use
-from tests.ui.terminal import Terminal, cc_argv, cc_env, trust
-
-
-class Setup:
-    def __init__(self, tmp_path: Path, api: FakeAPI) -> None:
-        self.root = tmp_path / "project"
-        self.config = tmp_path / "config"
-        self.home = tmp_path / "home"
-        for d in (self.root, self.config, self.home):
-            d.mkdir()
-        trust(self.config, self.root)
-        self.api = api
-        self.terminals: list[Terminal] = []
-
-    def start(self, *args: str, **env: str) -> Terminal:
-        term = Terminal(cc_argv(*args), self.root, {**cc_env(self.api.base_url, self.config, self.home), **env})
-        self.terminals.append(term)
-        term.wait_until(lambda screen: "cwd:" in screen and term.prompt_line() == ">")
-        return term
-
-
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
+from tests.ui.conftest import Setup
+from tests.ui.terminal import Terminal, cc_argv, cc_env
 
 
 def user_texts(body: dict[str, Any]) -> list[str]:

@@ -6,35 +6,23 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from tests.fakeapi import Dynamic, FakeAPI, Reply, text, tool_use
-from tests.ui.terminal import Terminal, cc_argv, cc_env, trust
+from tests.ui.conftest import Setup
+from tests.ui.terminal import Terminal
 
 
-class Setup:
+class TeamSetup(Setup):
     def __init__(self, tmp_path: Path, api: FakeAPI) -> None:
-        self.root = tmp_path / "project"
-        self.config = tmp_path / "config"
-        self.home = tmp_path / "home"
+        super().__init__(tmp_path, api)
         self.tmp = tmp_path / "tmp"  # the shells' temporary folders go here
-        for d in (self.root, self.config, self.home, self.tmp):
-            d.mkdir()
-        trust(self.config, self.root)
-        self.api = api
-        self.terminals: list[Terminal] = []
+        self.tmp.mkdir()
 
-    def start(self) -> Terminal:
-        env = {**cc_env(self.api.base_url, self.config, self.home),
-               "CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS": "1", "TMPDIR": str(self.tmp)}
-        term = Terminal(cc_argv(), self.root, env)
-        self.terminals.append(term)
-        term.wait_until(lambda screen: "cwd:" in screen and term.prompt_line() == ">")
-        return term
+    def start(self, *args: str, **env: str) -> Terminal:
+        return super().start(*args, CLAUDE_CODE_EXPERIMENTAL_AGENT_TEAMS="1",
+                             TMPDIR=str(self.tmp), **env)
 
     def statuses(self, team: str) -> dict[str, str]:
         config = json.loads((self.config / "teams" / team / "config.json").read_text())
@@ -44,12 +32,7 @@ class Setup:
         return sorted(p.name for p in self.tmp.glob("cc-shell-*"))
 
 
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
+SETUP = TeamSetup
 
 
 def call(tool: str, **inp: Any) -> dict[str, Any]:
@@ -76,7 +59,7 @@ def member_line(screen: str, name: str) -> str:
     return lines[-1] if lines else ""
 
 
-def test_the_team_on_screen_from_spawn_to_exit(setup: Setup) -> None:
+def test_the_team_on_screen_from_spawn_to_exit(setup: TeamSetup) -> None:
     for name in ("a.txt", "b.txt"):
         (setup.root / name).write_text("one\ntwo\n")
     seen_working = threading.Event()  # the members report only once the test saw them work
@@ -142,7 +125,7 @@ def test_the_team_on_screen_from_spawn_to_exit(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
-def test_escape_stops_the_leader_and_exit_stops_a_member_at_work(setup: Setup) -> None:
+def test_escape_stops_the_leader_and_exit_stops_a_member_at_work(setup: TeamSetup) -> None:
     (setup.root / "a.txt").write_text("one\n")
     release = threading.Event()  # alpha reports once the leader was interrupted
     over = threading.Event()  # set at the end: what the fake still holds lets go

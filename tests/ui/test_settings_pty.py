@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.fakeapi import FakeAPI, Reply
-from tests.ui.test_repl_pty import Setup
+from tests.fakeapi import Reply
+from tests.ui.conftest import Setup
+from tests.waiting import wait_for
 
 SCRIPT = r'''
 import json, pathlib, sys
@@ -29,13 +29,6 @@ print(f"\x1b[32mSTATUS {data['model']['id']} in={tokens} run={n}\x1b[0m")
 print("SECOND-LINE")
 '''
 
-
-@pytest.fixture
-def setup(tmp_path: Path, fake_api: FakeAPI) -> Iterator[Setup]:
-    s = Setup(tmp_path, fake_api)
-    yield s
-    for term in s.terminals:
-        term.close()
 
 
 def _configure(setup: Setup, mode: str) -> Path:
@@ -93,9 +86,10 @@ def test_a_failing_command_shows_nothing_and_the_repl_goes_on(setup: Setup) -> N
     term.wait_for("STATUS claude-", "run=0")
     term.enter("one")
     # The run after the turn fails: the line goes, and what it printed never shows.
-    screen = term.wait_until(lambda s: "● First." in s and "STATUS" not in s)
+    term.wait_for("● First.")
+    wait_for(lambda: (runs / "run-1.json").exists())
+    screen = term.wait_until(lambda s: "STATUS" not in s)
     assert "BAD-LINE" not in screen
-    assert (runs / "run-1.json").exists()
     term.enter("two")
     screen = term.wait_for("● Second.")
     assert "BAD-LINE" not in screen and "STATUS" not in screen
