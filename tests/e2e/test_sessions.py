@@ -50,8 +50,12 @@ def test_transcript_lines_and_continue(project: Project) -> None:
     [path] = transcripts(project)
     assert path.name == f"{session_id}.jsonl"
     lines = [json.loads(line) for line in path.read_text().splitlines()]
-    assert [line["type"] for line in lines] == ["user", "assistant", "assistant", "user",
-                                               "assistant"]
+    # (the first prompt is followed by the environment, for Claude Code's resume)
+    assert [line["type"] for line in lines] == ["user", "attachment", "assistant",
+                                               "assistant", "user", "assistant"]
+    assert lines[1]["attachment"]["type"] == "environment"
+    lines = [line for line in lines if line["type"] != "attachment"]
+    lines[1]["parentUuid"] = lines[0]["uuid"]  # (it hangs off the attachment)
     assert lines[0]["parentUuid"] is None
     for before, after in zip(lines, lines[1:], strict=False):
         assert after["parentUuid"] == before["uuid"]
