@@ -23,9 +23,21 @@ def test_cost_answers_locally(project: Project) -> None:
 
 
 def test_terminal_only_commands_are_not_available(project: Project) -> None:
-    for name in ("export", "tasks", "vim", "help"):
+    # (as Claude Code 2.1.332 answers them under -p)
+    for name in ("export", "tasks", "vim", "help", "status", "rewind", "statusline",
+                 "permissions", "hooks", "memory", "skills", "sandbox", "resume", "exit"):
         run = project.run("-p", f"/{name}")
         assert (run.returncode, run.stdout) == (0, f"/{name} isn't available in this environment.\n")
+    assert project.api.requests == []
+
+
+def test_settings_and_model_commands_answer_without_the_model(project: Project) -> None:
+    answers = {"/model sonnet": "claude-sonnet-5-5", "/config": "outputStyle",
+               "/output-style": "Explanatory", "/context": "System prompt",
+               "/mcp": "No MCP servers", "/agents": "Explore"}
+    for typed, shown in answers.items():
+        run = project.run("-p", typed)
+        assert run.returncode == 0 and shown in run.stdout, (typed, run.stdout)
     assert project.api.requests == []
 
 
