@@ -253,6 +253,8 @@ async def build_engine(
                          news=spec.news,
                          tool_search=_tool_search(session) and "ToolSearch" in registry)
     ctx.results_dir = lambda: _results_dir(engine)
+    if hooks is not None:
+        _wire_hooks(hooks, engine)
     if spec.compaction:
         engine.compactor = Compactor(engine, settings=session.settings.merged)
     engine.services = services_of(engine, AgentControl(engine, session))
@@ -430,6 +432,17 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
                       project_dir=session.cwd, permission_mode=permission_mode,
                       watcher=session.watch_hook)
+
+
+def _wire_hooks(hooks: HookRunner, engine: QueryEngine) -> None:
+    """The engine answers `prompt` hooks; `async` hooks' output joins its next request,
+    and those still running end with it."""
+    from cc.core.hook_model import EngineHookModel
+    from cc.core.news import Source
+
+    hooks.model = EngineHookModel(engine)
+    engine.news.add(Source(hooks.take_async_output))
+    engine.supervisor.on_close(hooks.cancel_async)
 
 
 def _tool_search(session: Session) -> bool:

@@ -49,7 +49,7 @@ STDOUT_CONTEXT_EVENTS = frozenset({"UserPromptSubmit", "UserPromptExpansion", "S
 #: Events whose block reason is for the user, not the model.
 USER_REASON_EVENTS = frozenset({"UserPromptSubmit", "UserPromptExpansion"})
 _PRIORITY: tuple[PermissionDecision, ...] = ("deny", "ask", "allow")
-_LEGACY = {"approve": "allow", "block": "deny"}
+_LEGACY: dict[str, PermissionDecision] = {"approve": "allow", "block": "deny"}
 
 
 @dataclass
@@ -165,9 +165,10 @@ class _Combiner:
             return
         decision = data.get("decision")
         if self.event == "PreToolUse":
-            perm = specific.get("permissionDecision")
+            raw = specific.get("permissionDecision")
+            perm: PermissionDecision | None = next((p for p in _PRIORITY if p == raw), None)
             reason = _text(specific, "permissionDecisionReason")
-            if perm not in _PRIORITY:
+            if perm is None:
                 perm = _LEGACY.get(decision) if isinstance(decision, str) else None
                 reason = reason or _text(data, "reason")
             updated = specific.get("updatedInput")
@@ -176,7 +177,8 @@ class _Combiner:
             self._block(cmd, _text(data, "reason") or f"Blocked by {self.label} hook")
 
     def outcome(self, results: list[HookResult]) -> HookOutcome:
-        perm = next((p for p in _PRIORITY if any(d == p for d, _, _ in self.decisions)), None)
+        perm: PermissionDecision | None = next(
+            (p for p in _PRIORITY if any(d == p for d, _, _ in self.decisions)), None)
         perm_reasons = [r for d, r, _ in self.decisions if d == perm and r]
         reasons = list(self.reasons)
         updated = None

@@ -51,6 +51,8 @@ class HookResult:
     duration_ms: int = 0
     #: The deadline it ran under (seconds).
     timeout: float = 0.0
+    #: An http hook's response status (stream-json reports it as the exit code).
+    http_status: int | None = None
 
 
 def shell_argv(hook: HookCommand, project_dir: Path) -> list[str]:

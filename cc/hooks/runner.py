@@ -3,8 +3,12 @@
     runner.run(event, payload, match_value)
       → config.matching(...)            matcher, `if`, one run per identical command
       → run_hook_command(...) × N       in parallel; stdin = common fields + payload
-                                        (+ team_name/teammate_name while a teammate acts)
+        run_prompt_hook / run_http_hook (+ team_name/teammate_name while a teammate acts)
       → combine(...)                    HookOutcome
+
+`async: true` command hooks start in the background and are not waited for; what they
+say for the model waits in `take_async_output()` (the engine's news: the next request
+carries it), what they say for the user in `drain_user_messages()`.
 
 The typed entry points (`pre_tool_use`, `stop`, `session_start`, …) build each
 event's payload with Claude Code's field names. `pre_tool_use`/`post_tool_use`
@@ -20,16 +24,18 @@ import dataclasses
 import json
 import os
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
 from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
 from cc.hooks.gate import PreToolOutcome
+from cc.hooks.http_hook import run_http_hook
 from cc.hooks.lifecycle import HookFinished, HookStarted, HookWatcher
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
+from cc.hooks.prompt_hook import HookModel, run_prompt_hook
 from cc.identity import AgentInfo
 from cc.tools.base import ToolResult
 
@@ -87,9 +93,13 @@ class HookRunner:
         self.agent: AgentInfo | None = None
         #: A sub-agent's own transcript (SubagentStop's `agent_transcript_path`).
         self.agent_transcript_path: str | None = None
+        #: Answers `prompt` hooks (the engine's model); None: they fail, non-blocking.
+        self.model: HookModel | None = None
         self._messages: list[str] = []
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
+        self._background: set[asyncio.Task[None]] = set()
+        self._async_output: list[str] = []
 
     # -- the generic entry -------------------------------------------------------
 
@@ -121,22 +131,73 @@ class HookRunner:
         label = f"{event}:{match_value}" if match_value and event in MATCHER_EVENTS else event
 
         async def one(hook: HookCommand, timeout: float) -> HookResult:
+            if hook.kind == "prompt":  # a question to the model: no hook records
+                return await run_prompt_hook(hook, data, event=event, ask=self.model,
+                                             timeout=timeout)
             hook_id = str(uuid.uuid4())
             if self.watcher is not None:
                 self.watcher(HookStarted(hook_id, label, event))
-            if hook.host is not None:  # the program driving cc answers it
-                result = await run_host_hook(hook, data, timeout=timeout)
-            else:
-                result = await run_hook_command(hook, stdin, cwd=self.project_dir, env=env,
-                                                timeout=timeout, kill_grace=grace)
+            try:
+                if hook.host is not None:  # the program driving cc answers it
+                    result = await run_host_hook(hook, data, timeout=timeout)
+                elif hook.kind == "http":
+                    result = await run_http_hook(hook, stdin, env=env, timeout=timeout)
+                else:
+                    result = await run_hook_command(hook, stdin, cwd=self.project_dir,
+                                                    env=env, timeout=timeout, kill_grace=grace)
+            except asyncio.CancelledError:
+                if self.watcher is not None:  # the session ended under it
+                    self.watcher(HookFinished(hook_id, label, event,
+                                              HookResult(hook, 1, timed_out=True)))
+                raise
             if self.watcher is not None:
                 self.watcher(HookFinished(hook_id, label, event, result))
             return result
 
+        waited = []
+        for hook, timeout in zip(hooks, timeouts, strict=True):
+            if hook.is_async and event != "SessionEnd":
+                self._in_background(event, label, one(hook, timeout))
+            else:
+                waited.append((hook, timeout))
         async with asyncio.TaskGroup() as group:
-            tasks = [group.create_task(one(hook, t))
-                     for hook, t in zip(hooks, timeouts, strict=True)]
+            tasks = [group.create_task(one(hook, t)) for hook, t in waited]
         return combine(event, label, [t.result() for t in tasks])
+
+    def _in_background(self, event: str, label: str,
+                       run: Coroutine[Any, Any, HookResult]) -> None:
+        """An `async` hook: its output, when it ends, waits for the next request."""
+
+        async def track() -> None:
+            out = combine(event, label, [await run])
+            self._messages.extend(out.user_messages)
+            if out.additional_context:
+                self._async_output.append(
+                    f"{label} async hook additional context: {out.additional_context}")
+            elif out.blocked and out.reason:
+                self._async_output.append(f"{label} async hook blocking error: {out.reason}")
+
+        task = asyncio.get_running_loop().create_task(track())
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
+    def take_async_output(self) -> list[str]:
+        """What `async` hooks that ended said for the model, oldest first; taken."""
+        texts, self._async_output = self._async_output, []
+        return texts
+
+    async def wait_async(self, timeout: float | None = None) -> None:
+        """Wait (at most `timeout` seconds) for the `async` hooks still running."""
+        if self._background:
+            await asyncio.wait(set(self._background), timeout=timeout)
+
+    async def cancel_async(self) -> None:
+        """End the `async` hooks still running (the session is over)."""
+        tasks = set(self._background)
+        for task in tasks:
+            task.cancel()
+        if tasks:
+            await asyncio.wait(tasks)
 
     def _agent_fields(self, event: str) -> dict[str, str]:
         if self.agent is None or event not in TOOL_EVENTS:

@@ -105,7 +105,9 @@ def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:
         result = note.result
         record.update(subtype="hook_response", output=result.stdout + result.stderr,
                       stdout=result.stdout, stderr=result.stderr)
-        if result.exit_code is not None:
+        if result.http_status is not None:  # an http hook: its status, as Claude Code says
+            record["exit_code"] = result.http_status
+        elif result.exit_code is not None:
             record["exit_code"] = result.exit_code
         record["outcome"] = note.outcome
     return {**record, "uuid": new_uuid(), "session_id": session_id}
