@@ -181,3 +181,31 @@ def test_an_http_hook_that_fails_or_is_unreachable_blocks_nothing(
                   if r.get("subtype") == "hook_response" and r["hook_event"] == "PreToolUse")
     assert said == [(1, "error"), (500, "error")]
     assert len(hook_server.received) == 1
+
+
+def test_an_async_hook_does_not_hold_the_turn_and_its_context_comes_later(
+        project: Project) -> None:
+    release, finished = project.root / "release", project.root / "finished"
+    # The hook waits for a file that only the next tool call creates: if the turn waited
+    # for it, it would time out and say nothing.
+    script = project.root / "slow.sh"
+    script.write_text(
+        "#!/bin/bash\ncat > /dev/null\n"
+        f"[ -f {finished} ] && exit 0\necho $$ > {finished}\n"
+        f"for i in $(seq 600); do [ -f {release} ] && break; sleep 0.05; done\n"
+        "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\","
+        " \"additionalContext\": \"the async hook is done\"}}'\n", encoding="utf-8")
+    script.chmod(0o755)
+    _settings(project, {"PostToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": str(script), "async": True, "timeout": 60}]}]})
+    # The next call lets the hook go and waits until it has ended.
+    wait = (f"touch {release}; pid=$(cat {finished}); "
+            "for i in $(seq 600); do kill -0 $pid 2>/dev/null || break; sleep 0.05; done")
+    project.api.script(Reply([tool_use("Bash", {"command": "echo one"}, id="t1")]),
+                       Reply([tool_use("Bash", {"command": wait}, id="t2")]),
+                       Reply([text("done")]), Reply([text("spare")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    second, third = (json.dumps(r.body["messages"]) for r in project.api.requests[1:3])
+    assert "the async hook is done" not in second
+    assert "PostToolUse:Bash async hook additional context: the async hook is done" in third
