@@ -441,8 +441,17 @@ def _wire_hooks(hooks: HookRunner, engine: QueryEngine) -> None:
     from cc.core.news import Source
 
     hooks.model = EngineHookModel(engine)
+    hooks.effort = lambda: _effort(engine)
     engine.news.add(Source(hooks.take_async_output))
     engine.supervisor.on_close(hooks.cancel_async)
+
+
+def _effort(engine: QueryEngine) -> str | None:
+    """The effort the engine's requests carry (hooks' `effort.level`), if its model takes one."""
+    from cc.models.catalog import model_info
+
+    effort = engine.config.controls.effort
+    return effort if effort is not None and model_info(engine.model).effort else None
 
 
 def _tool_search(session: Session) -> bool:

@@ -108,6 +108,12 @@ class TurnHooks(Protocol):
         """A hook's `continue: false` (with a `reason`), or None."""
         ...
 
+    async def post_tool_batch(
+        self, calls: list[tuple[str, dict[str, Any], str, ToolResult]]
+    ) -> str | None:
+        """All of a message's calls have results: feedback for the model, if any."""
+        ...
+
     def drain_user_messages(self) -> list[str]: ...
 
 
@@ -242,13 +248,16 @@ async def query_loop(
         # Phase 4: collect the results, in tool_use order, as one user message.
         assert turn.assistant is not None
         collecting = _collect(turn.assistant, turn.tools, messages, after.cut)
-        done: list[ToolResult] = []
+        done: dict[str, ToolResult] = {}
         async with aclosing(collecting) as results:
             async for event in results:
                 if isinstance(event, ToolDone):
-                    done.append(event.result)
+                    done[event.tool_use.id] = event.result
                 yield event
-        ending = _after_tools(turn.assistant, state, deps, cut=after.cut, results=done)
+        if (batch := await _post_tool_batch(turn.assistant, done, messages, deps)) is not None:
+            yield batch
+        ending = _after_tools(turn.assistant, state, deps, cut=after.cut,
+                              results=list(done.values()))
         for event in ending:
             yield event
         if ending and isinstance(ending[-1], Terminal):
@@ -392,6 +401,17 @@ async def _stop_hooks(
         state.stop_hook_active = True
         return events + [_append_meta(messages, objection)], _AGAIN
     return events + [Terminal("completed", stop_reason=assistant.stop_reason)], _END
+
+
+async def _post_tool_batch(assistant: AssistantMessage, done: dict[str, ToolResult],
+                           messages: list[Message], deps: LoopDeps) -> UserEvent | None:
+    """PostToolBatch hooks, once the message's calls all have results; what they say for
+    the model joins the conversation before the next request."""
+    if deps.hooks is None:
+        return None
+    calls = [(u.name, u.input, u.id, done[u.id]) for u in assistant.tool_uses if u.id in done]
+    feedback = await deps.hooks.post_tool_batch(calls) if calls else None
+    return _append_meta(messages, feedback) if feedback else None
 
 
 def _after_tools(

@@ -34,7 +34,8 @@ class HookGate(Protocol):
     ) -> PreToolOutcome: ...
 
     async def post_tool_use(
-        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
+        *, duration_ms: int | None = None,
     ) -> str | None:
         """Extra context for the model, if any. Cannot undo the call."""
         ...
@@ -47,6 +48,7 @@ class NoHooks:
         return PreToolOutcome()
 
     async def post_tool_use(
-        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
+        *, duration_ms: int | None = None,
     ) -> str | None:
         return None

@@ -50,6 +50,12 @@ MAX_STOP_BLOCKS = 8
 #: Input fields made absolute in tool events (as Claude Code sends them).
 _PATH_FIELDS = ("file_path", "notebook_path", "path")
 
+#: Events whose input carries no `permission_mode`, and those with no `prompt_id` (as
+#: Claude Code sends them).
+_NO_MODE = frozenset({"SessionStart", "SessionEnd", "Setup", "InstructionsLoaded",
+                      "MessageDisplay", "CwdChanged", "FileChanged", "StopFailure"})
+_NO_PROMPT_ID = frozenset({"SessionStart", "Setup", "InstructionsLoaded"})
+
 #: (rule, tool_name, tool_input) -> whether the call matches a hook's `if` rule.
 RuleMatcher = Callable[[str, str, dict[str, Any]], bool]
 
@@ -95,6 +101,10 @@ class HookRunner:
         self.agent_transcript_path: str | None = None
         #: Answers `prompt` hooks (the engine's model); None: they fail, non-blocking.
         self.model: HookModel | None = None
+        #: The effort level requests are sent with (None: the model takes none).
+        self.effort: Callable[[], str | None] | None = None
+        #: The current prompt's id (`prompt_id`): a new one at each UserPromptSubmit.
+        self.prompt_id: str | None = None
         self._messages: list[str] = []
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
@@ -111,16 +121,8 @@ class HookRunner:
         hooks = self.config.matching(event, match_value, condition=self._condition(event, payload))
         if not hooks:
             return HookOutcome()
-        data = {
-            "session_id": self.session_id,
-            "transcript_path": self.transcript_path,
-            "cwd": str(self.cwd),
-            "permission_mode": self.permission_mode,
-            "hook_event_name": event,
-            **self._agent_fields(event),
-            **team_fields(self.agent),
-            **payload,
-        }
+        data = {**self._common(event), **self._agent_fields(event),
+                **team_fields(self.agent), **payload}
         stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
         env = {**self._base_env(), "CLAUDE_PROJECT_DIR": str(self.project_dir), "CLAUDECODE": "1"}
         if event == "SessionEnd":
@@ -199,6 +201,20 @@ class HookRunner:
         if tasks:
             await asyncio.wait(tasks)
 
+    def _common(self, event: str) -> dict[str, Any]:
+        """The fields every event's input starts with, in Claude Code's order."""
+        data: dict[str, Any] = {"session_id": self.session_id,
+                                "transcript_path": self.transcript_path, "cwd": str(self.cwd)}
+        if self.prompt_id is not None and event not in _NO_PROMPT_ID:
+            data["prompt_id"] = self.prompt_id
+        if event not in _NO_MODE:
+            data["permission_mode"] = self.permission_mode
+        effort = self.effort() if self.effort is not None else None
+        if effort is not None and event not in _NO_PROMPT_ID:
+            data["effort"] = {"level": effort}
+        data["hook_event_name"] = event
+        return data
+
     def _agent_fields(self, event: str) -> dict[str, str]:
         if self.agent is None or event not in TOOL_EVENTS:
             return {}
@@ -235,7 +251,8 @@ class HookRunner:
         )
 
     async def post_tool_use(
-        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
+        *, duration_ms: int | None = None,
     ) -> str | None:
         """Context for the model after the call (it cannot be undone).
 
@@ -246,10 +263,13 @@ class HookRunner:
             event = "PostToolUseFailure"
             payload["tool_use_id"] = tool_use_id
             payload["error"] = _error_text(result)
+            payload["is_interrupt"] = False  # an interrupted call fires no hook in cc
         else:
             event = "PostToolUse"
             payload["tool_response"] = result.data if result.data is not None else result.content
             payload["tool_use_id"] = tool_use_id
+        if duration_ms is not None:
+            payload["duration_ms"] = duration_ms
         out = await self.run(event, payload, tool_name)
         self._note(out)
         parts = []
@@ -257,6 +277,25 @@ class HookRunner:
             parts.append(f"{event}:{tool_name} hook blocking error: {out.reason}")
         if out.additional_context:
             parts.append(f"{event}:{tool_name} hook additional context: {out.additional_context}")
+        return "\n\n".join(parts) or None
+
+    async def post_tool_batch(
+        self, calls: list[tuple[str, dict[str, Any], str, ToolResult]]
+    ) -> str | None:
+        """After all the calls of one message have their results: `calls` are (name,
+        input, id, result) in the message's order. What the hooks say for the model (a
+        block's reason, context) comes back, to go with the next request."""
+        payload = {"tool_calls": [
+            {"tool_name": name, "tool_input": self._absolute(inp), "tool_use_id": tool_use_id,
+             "tool_response": _error_text(result)}
+            for name, inp, tool_use_id, result in calls]}
+        out = await self.run("PostToolBatch", payload)
+        self._note(out)
+        parts = []
+        if out.blocked and out.reason:
+            parts.append(f"PostToolBatch hook blocking error: {out.reason}")
+        if out.additional_context:
+            parts.append(f"PostToolBatch hook additional context: {out.additional_context}")
         return "\n\n".join(parts) or None
 
     def drain_user_messages(self) -> list[str]:
@@ -272,7 +311,9 @@ class HookRunner:
     # -- the other events ----------------------------------------------------------
 
     async def user_prompt_submit(self, prompt: str) -> HookOutcome:
-        """blocked → erase the prompt (the reason is in user_messages); context → model."""
+        """blocked → erase the prompt (the reason is in user_messages); context → model.
+        The prompt gets its `prompt_id`, which the events it leads to carry."""
+        self.prompt_id = str(uuid.uuid4())
         return await self.run("UserPromptSubmit", {"prompt": prompt})
 
     async def user_prompt_expansion(self, *, expansion_type: str, command_name: str,
@@ -300,6 +341,8 @@ class HookRunner:
         payload: dict[str, Any] = {"stop_hook_active": stop_hook_active}
         if last_assistant_message is not None:
             payload["last_assistant_message"] = last_assistant_message
+        # Claude Code lists its background tasks and crons here; cc reports none.
+        payload.update(background_tasks=[], session_crons=[])
         return await self.run("Stop", payload)
 
     async def stop_check(self, stop_hook_active: bool,

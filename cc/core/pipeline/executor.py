@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Callable
 
 from cc.core.channel import emitting
@@ -107,8 +108,11 @@ class ToolExecutor:
 
         ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
                                   emit=emit)
+        started = time.monotonic()
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
-        extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
+        extra = await self.hooks.post_tool_use(
+            tool.name, raw_input, tool_use.id, result,
+            duration_ms=int((time.monotonic() - started) * 1000))
         return _with_context(result, extra)
 
 

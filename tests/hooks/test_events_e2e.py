@@ -1,0 +1,69 @@
+"""Events fired where Claude Code fires them, seen end to end (`python -m cc -p`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from tests.conftest import Project
+from tests.fakeapi import Reply, text, tool_use
+
+STREAM = ("--output-format", "stream-json", "--verbose")
+
+
+def _dumping(project: Project, *events: str, extra: dict[str, Any] | None = None) -> Path:
+    """Settings whose hooks save each input to `<dump>/<event>.<n>.json`."""
+    dump = project.root.parent / "dump"
+    dump.mkdir()
+    script = project.root.parent / "dump.sh"
+    script.write_text(f'#!/bin/bash\nf=$(mktemp {dump}/"$1".XXXXXX)\ncat > "$f"\n',
+                      encoding="utf-8")
+    script.chmod(0o755)
+    hooks: dict[str, Any] = {e: [{"hooks": [{"type": "command", "command": f"{script} {e}"}]}]
+                             for e in events}
+    for event, groups in (extra or {}).items():
+        hooks.setdefault(event, []).extend(groups)
+    (project.root / ".claude").mkdir(exist_ok=True)
+    (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": hooks}))
+    return dump
+
+
+def _inputs(dump: Path, event: str) -> list[dict[str, Any]]:
+    return [json.loads(p.read_text()) for p in sorted(dump.glob(f"{event}.*"),
+                                                       key=lambda p: p.stat().st_mtime_ns)]
+
+
+def test_tool_events_carry_claude_codes_fields_and_a_batch_follows(project: Project) -> None:
+    batch_says = {"hookSpecificOutput": {"hookEventName": "PostToolBatch",
+                                         "additionalContext": "both calls seen"}}
+    dump = _dumping(project, "UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
+                    "PostToolBatch", "Stop", extra={"PostToolBatch": [{"hooks": [
+                        {"type": "command", "command": f"echo '{json.dumps(batch_says)}'"}]}]})
+    project.api.script(Reply([tool_use("Bash", {"command": "echo hi"}, id="t1"),
+                              tool_use("Bash", {"command": "exit 3"}, id="t2")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    (prompt,) = _inputs(dump, "UserPromptSubmit")
+    prompt_id = prompt["prompt_id"]
+    (post,) = _inputs(dump, "PostToolUse")
+    assert post["prompt_id"] == prompt_id and isinstance(post["duration_ms"], int)
+    assert list(post)[-2:] == ["tool_use_id", "duration_ms"]
+    (failed,) = _inputs(dump, "PostToolUseFailure")
+    assert (failed["tool_use_id"], failed["is_interrupt"]) == ("t2", False)
+    assert failed["error"].startswith("Exit code 3") and "duration_ms" in failed
+    (batch,) = _inputs(dump, "PostToolBatch")
+    assert batch["prompt_id"] == prompt_id and batch["permission_mode"] == "default"
+    calls = batch["tool_calls"]
+    assert [(c["tool_name"], c["tool_use_id"]) for c in calls] == [("Bash", "t1"), ("Bash", "t2")]
+    assert calls[0]["tool_input"] == {"command": "echo hi"}
+    assert calls[0]["tool_response"].strip() == "hi"
+    assert calls[1]["tool_response"].startswith("Exit code 3")
+    # The batch's context reaches the model with the next request.
+    sent = json.dumps(project.api.requests[1].body["messages"])
+    assert "PostToolBatch hook additional context: both calls seen" in sent
+    (stop,) = _inputs(dump, "Stop")
+    assert (stop["background_tasks"], stop["session_crons"]) == ([], [])
+    assert stop["prompt_id"] == prompt_id
+    assert project.api.violations == []
