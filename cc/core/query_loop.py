@@ -114,6 +114,10 @@ class TurnHooks(Protocol):
         """All of a message's calls have results: feedback for the model, if any."""
         ...
 
+    async def stop_failure(self, error: str, last_assistant_message: str | None) -> None:
+        """The turn ends on an API error of this kind."""
+        ...
+
     def drain_user_messages(self) -> list[str]: ...
 
 
@@ -275,6 +279,8 @@ async def _settle(
     if turn.error is not None:  # what the retry module could not recover
         if isinstance(turn.error, PromptTooLongError) and deps.context is not None:
             return await _too_long(turn.error, state, messages, deps)
+        if deps.hooks is not None:
+            await deps.hooks.stop_failure(turn.error.kind, turn.error.message)
         return [_error_terminal(turn.error)], _END
     assistant = turn.assistant
     assert assistant is not None, "a finished stream always ends with its message"

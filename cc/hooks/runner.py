@@ -367,6 +367,14 @@ class HookRunner:
         parts = [p for p in (out.reason if out.blocked else None, out.additional_context) if p]
         return "Stop hook feedback:\n" + "\n\n".join(parts)
 
+    async def stop_failure(self, error: str, last_assistant_message: str | None) -> None:
+        """The turn ended on an API error; `error` is its kind (rate_limit, server_error,
+        authentication_failed, …), which matchers test. What the hooks say is ignored."""
+        payload: dict[str, Any] = {"error": error}
+        if last_assistant_message:
+            payload["last_assistant_message"] = last_assistant_message
+        await self.run("StopFailure", payload, error)
+
     async def subagent_stop(
         self,
         stop_hook_active: bool,

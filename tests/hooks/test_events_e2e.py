@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.conftest import Project
-from tests.fakeapi import Reply, text, tool_use
+from tests.fakeapi import Fault, Reply, text, tool_use
 
 STREAM = ("--output-format", "stream-json", "--verbose")
 
@@ -67,3 +67,23 @@ def test_tool_events_carry_claude_codes_fields_and_a_batch_follows(project: Proj
     assert (stop["background_tasks"], stop["session_crons"]) == ([], [])
     assert stop["prompt_id"] == prompt_id
     assert project.api.violations == []
+
+
+def test_a_turn_ending_on_an_api_error_fires_stop_failure(project: Project) -> None:
+    dump = _dumping(project, "Stop")
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    script = project.root.parent / "dump.sh"
+    settings["hooks"]["StopFailure"] = [
+        {"matcher": "invalid_request", "hooks": [{"type": "command",
+                                                  "command": f"{script} StopFailure"}]},
+        {"matcher": "rate_limit", "hooks": [{"type": "command",
+                                             "command": f"{script} NotThisOne"}]}]
+    (project.root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    project.api.script(Fault(400, "invalid_request_error", "bad thing happened"))
+    run = project.run("-p", "go", *STREAM)
+    assert run.returncode == 1
+    (failure,) = _inputs(dump, "StopFailure")
+    assert failure["hook_event_name"] == "StopFailure" and "permission_mode" not in failure
+    assert failure["error"] == "invalid_request"
+    assert "bad thing happened" in failure["last_assistant_message"]
+    assert _inputs(dump, "Stop") == [] and _inputs(dump, "NotThisOne") == []
