@@ -118,6 +118,10 @@ class TurnHooks(Protocol):
         """The turn ends on an API error of this kind."""
         ...
 
+    async def message_display(self, message_id: str, text: str) -> None:
+        """A message of the model's with text is shown."""
+        ...
+
     def drain_user_messages(self) -> list[str]: ...
 
 
@@ -384,6 +388,8 @@ async def _finished(
             return events + [_append_meta(messages, text)], _AGAIN
     messages.append(assistant)
     events = [AssistantEvent(assistant)]
+    if deps.hooks is not None and assistant.text.strip():
+        await deps.hooks.message_display(assistant.uuid, assistant.text)
     if assistant.tool_uses:
         return events, RunTools(cut)
     await tools.cancel()

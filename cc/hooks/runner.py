@@ -105,6 +105,7 @@ class HookRunner:
         self.effort: Callable[[], str | None] | None = None
         #: The current prompt's id (`prompt_id`): a new one at each UserPromptSubmit.
         self.prompt_id: str | None = None
+        self._turn_id = str(uuid.uuid4())
         self._messages: list[str] = []
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
@@ -314,7 +315,14 @@ class HookRunner:
         """blocked → erase the prompt (the reason is in user_messages); context → model.
         The prompt gets its `prompt_id`, which the events it leads to carry."""
         self.prompt_id = str(uuid.uuid4())
+        self._turn_id = str(uuid.uuid4())
         return await self.run("UserPromptSubmit", {"prompt": prompt})
+
+    async def message_display(self, message_id: str, text: str) -> None:
+        """A message of the model's is shown, whole (cc does not show text in pieces to
+        hooks): `index` 0, `final`, the text as `delta`. What the hooks say is ignored."""
+        await self.run("MessageDisplay", {"turn_id": self._turn_id, "message_id": message_id,
+                                          "index": 0, "final": True, "delta": text})
 
     async def user_prompt_expansion(self, *, expansion_type: str, command_name: str,
                                     command_args: str, command_source: str | None,

@@ -38,7 +38,7 @@ def test_tool_events_carry_claude_codes_fields_and_a_batch_follows(project: Proj
     batch_says = {"hookSpecificOutput": {"hookEventName": "PostToolBatch",
                                          "additionalContext": "both calls seen"}}
     dump = _dumping(project, "UserPromptSubmit", "PostToolUse", "PostToolUseFailure",
-                    "PostToolBatch", "Stop", extra={"PostToolBatch": [{"hooks": [
+                    "PostToolBatch", "Stop", "MessageDisplay", extra={"PostToolBatch": [{"hooks": [
                         {"type": "command", "command": f"echo '{json.dumps(batch_says)}'"}]}]})
     project.api.script(Reply([tool_use("Bash", {"command": "echo hi"}, id="t1"),
                               tool_use("Bash", {"command": "exit 3"}, id="t2")]),
@@ -66,6 +66,11 @@ def test_tool_events_carry_claude_codes_fields_and_a_batch_follows(project: Proj
     (stop,) = _inputs(dump, "Stop")
     assert (stop["background_tasks"], stop["session_crons"]) == ([], [])
     assert stop["prompt_id"] == prompt_id
+    # Only the message with text is displayed (the one of calls alone is not).
+    (shown,) = _inputs(dump, "MessageDisplay")
+    assert "permission_mode" not in shown and shown["prompt_id"] == prompt_id
+    assert (shown["index"], shown["final"], shown["delta"]) == (0, True, "done")
+    assert shown["turn_id"] and shown["message_id"] and shown["turn_id"] != prompt_id
     assert project.api.violations == []
 
 
