@@ -237,6 +237,8 @@ async def build_engine(
         config.session_id = spec.session_id
     hooks = _hooks(session, config.session_id, lambda: checker.mode, warnings) \
         if spec.hooks else None
+    if hooks is not None:
+        checker.request_hooks = hooks.permission_request
     if hooks is not None and spec.identity is not None:
         hooks.agent = spec.identity
         hooks.transcript_path = parent.hooks.transcript_path if parent and parent.hooks \

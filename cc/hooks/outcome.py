@@ -73,6 +73,8 @@ class HookOutcome:
     user_messages: list[str] = field(default_factory=list)
     #: Each hook's raw result (stdout for verbose display, timings).
     results: list[HookResult] = field(default_factory=list)
+    #: PermissionRequest: the winning `hookSpecificOutput.decision` (deny beats allow).
+    request_decision: dict[str, Any] | None = None
 
 
 def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
@@ -106,6 +108,7 @@ class _Combiner:
         self.stop = False
         self.stop_reasons: list[str] = []
         self.messages: list[str] = []
+        self.request_decisions: list[dict[str, Any]] = []
 
     def add(self, r: HookResult) -> None:
         cmd = shown(r.command)
@@ -173,6 +176,10 @@ class _Combiner:
                 reason = reason or _text(data, "reason")
             updated = specific.get("updatedInput")
             self.decisions.append((perm, reason, updated if isinstance(updated, dict) else None))
+        elif self.event == "PermissionRequest":
+            ruling = specific.get("decision")
+            if isinstance(ruling, dict) and ruling.get("behavior") in ("allow", "deny"):
+                self.request_decisions.append(ruling)
         elif decision == "block" and self.event in BLOCKING_EVENTS:
             self._block(cmd, _text(data, "reason") or f"Blocked by {self.label} hook")
 
@@ -198,6 +205,9 @@ class _Combiner:
             stop_reason="\n".join(self.stop_reasons) or None,
             user_messages=self.messages,
             results=results,
+            request_decision=next(
+                (d for d in self.request_decisions if d["behavior"] == "deny"),
+                self.request_decisions[-1] if self.request_decisions else None),
         )
 
 

@@ -34,9 +34,11 @@ from cc.hooks.http_hook import run_http_hook
 from cc.hooks.lifecycle import HookFinished, HookStarted, HookWatcher
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
+from cc.hooks.permission_request import ruling_of, suggestion
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
 from cc.hooks.prompt_hook import HookModel, run_prompt_hook
 from cc.identity import AgentInfo
+from cc.permissions.ask import HookRuling, PermissionRequest
 from cc.tools.base import ToolResult
 
 __all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest"]
@@ -298,6 +300,21 @@ class HookRunner:
         if out.additional_context:
             parts.append(f"PostToolBatch hook additional context: {out.additional_context}")
         return "\n\n".join(parts) or None
+
+    async def permission_request(self, request: PermissionRequest) -> HookRuling | None:
+        """`PermissionHooks`: before a permission prompt would be shown, the hooks may
+        answer it (`hookSpecificOutput.decision`); None: they leave it to the usual ask.
+        A deny with `interrupt: true` also ends the turn."""
+        payload = {"tool_name": request.tool_name,
+                   "tool_input": self._absolute(request.tool_input),
+                   "permission_suggestions": [suggestion(r) for r in request.suggestions]}
+        out = await self.run("PermissionRequest", payload, request.tool_name)
+        self._note(out)
+        decision = out.request_decision or {}
+        if decision.get("behavior") == "deny" and decision.get("interrupt") is True:
+            message = decision.get("message")
+            self._stop = self._stop or StopRequest(message if isinstance(message, str) else None)
+        return ruling_of(out.request_decision)
 
     def drain_user_messages(self) -> list[str]:
         """Messages from tool hooks for the user, oldest first; clears them."""

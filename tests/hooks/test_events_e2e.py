@@ -92,3 +92,68 @@ def test_a_turn_ending_on_an_api_error_fires_stop_failure(project: Project) -> N
     assert failure["error"] == "invalid_request"
     assert "bad thing happened" in failure["last_assistant_message"]
     assert _inputs(dump, "Stop") == [] and _inputs(dump, "NotThisOne") == []
+
+
+def _answering(project: Project, event: str, answer: dict[str, Any]) -> None:
+    """Settings whose one `event` hook (for Write) logs its inputs (`_answers`) and
+    prints `answer`."""
+    log = project.root.parent / f"{event}.log"
+    script = project.root.parent / f"{event}.sh"
+    script.write_text(f"#!/bin/bash\ncat >> {log}\necho >> {log}\n"
+                      f"echo '{json.dumps(answer)}'\n", encoding="utf-8")
+    script.chmod(0o755)
+    (project.root / ".claude").mkdir(exist_ok=True)
+    (project.root / ".claude" / "settings.json").write_text(json.dumps(
+        {"hooks": {event: [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": str(script)}]}]}}))
+
+
+def _answers(project: Project, event: str) -> list[dict[str, Any]]:
+    log = project.root.parent / f"{event}.log"
+    if not log.exists():
+        return []
+    return [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+
+
+def test_a_permission_request_hook_allows_what_would_be_asked(project: Project) -> None:
+    allow = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+        "behavior": "allow", "updatedPermissions": [
+            {"type": "addRules", "rules": [{"toolName": "Write"}], "behavior": "allow",
+             "destination": "session"}]}}}
+    _answering(project, "PermissionRequest", allow)
+    a, b = project.root / "a.txt", project.root / "b.txt"
+    project.api.script(Reply([tool_use("Write", {"file_path": str(a), "content": "A"}, id="t1")]),
+                       Reply([tool_use("Write", {"file_path": str(b), "content": "B"}, id="t2")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert a.read_text() == "A" and b.read_text() == "B"
+    # Asked once: the rule it added for the session allows the second call.
+    (asked,) = _answers(project, "PermissionRequest")
+    assert asked["hook_event_name"] == "PermissionRequest" and asked["tool_name"] == "Write"
+    assert asked["tool_input"] == {"file_path": str(a), "content": "A"}
+    assert "tool_use_id" not in asked and isinstance(asked["permission_suggestions"], list)
+    assert asked["permission_mode"] == "default"
+    # Not saved: the destination was the session.
+    assert not (project.root / ".claude" / "settings.local.json").exists()
+
+
+def test_a_permission_request_hook_denies_with_its_message(project: Project) -> None:
+    deny = {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {
+        "behavior": "deny", "message": "writes are reviewed by hand"}}}
+    _answering(project, "PermissionRequest", deny)
+    a = project.root / "a.txt"
+    project.api.script(Reply([tool_use("Write", {"file_path": str(a), "content": "A"}, id="t1")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert not a.exists()
+    results = [b for r in run.records() if r.get("type") == "user"
+               for b in r["message"]["content"] if b.get("type") == "tool_result"]
+    assert "writes are reviewed by hand" in json.dumps(results)
+    # Allowed calls are never asked about.
+    project.api.script(Reply([tool_use("Read", {"file_path": str(project.root / ".claude"
+                                                                 / "settings.json")})]),
+                       Reply([text("done")]))
+    assert project.run("-p", "go", *STREAM).returncode == 0
+    assert len(_answers(project, "PermissionRequest")) == 1
