@@ -7,6 +7,7 @@ the user's configured commands implements `HookGate`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from cc.tools.base import ToolResult
@@ -40,6 +41,10 @@ class HookGate(Protocol):
         """Extra context for the model, if any. Cannot undo the call."""
         ...
 
+    async def shell_moved(self, cwd: Path) -> None:
+        """After a call: where the shell now is (CwdChanged fires if that moved)."""
+        ...
+
 
 class NoHooks:
     async def pre_tool_use(
@@ -51,4 +56,7 @@ class NoHooks:
         self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
         *, duration_ms: int | None = None,
     ) -> str | None:
+        return None
+
+    async def shell_moved(self, cwd: Path) -> None:
         return None

@@ -316,6 +316,14 @@ class HookRunner:
             self._stop = self._stop or StopRequest(message if isinstance(message, str) else None)
         return ruling_of(out.request_decision)
 
+    async def shell_moved(self, cwd: Path) -> None:
+        """The shell's folder after a call: if it moved, later events say the new `cwd`
+        and CwdChanged fires (`old_cwd`, `new_cwd`). Its hooks decide nothing."""
+        if Path(cwd) == self.cwd:
+            return
+        old, self.cwd = self.cwd, Path(cwd)
+        await self.run("CwdChanged", {"old_cwd": str(old), "new_cwd": str(self.cwd)})
+
     def drain_user_messages(self) -> list[str]:
         """Messages from tool hooks for the user, oldest first; clears them."""
         messages, self._messages = self._messages, []
@@ -426,6 +434,17 @@ class HookRunner:
         if model is not None:
             payload["model"] = model
         return await self.run("SessionStart", payload, source)
+
+    def listens(self, event: str) -> bool:
+        """Whether any hook is configured for `event` (to skip preparing its input)."""
+        return bool(self.config.matching(event, None))
+
+    async def instructions_loaded(self, file_path: str, memory_type: str,
+                                  load_reason: str) -> None:
+        """A CLAUDE.md joined the context; `memory_type` is User, Project or Local,
+        `load_reason` (session_start, …) what matchers test. Its hooks decide nothing."""
+        await self.run("InstructionsLoaded", {"file_path": file_path, "memory_type": memory_type,
+                                              "load_reason": load_reason}, load_reason)
 
     async def session_end(self, reason: str) -> HookOutcome:
         """`reason`: clear, resume, logout, prompt_input_exit, other. Short budget."""

@@ -157,3 +157,39 @@ def test_a_permission_request_hook_denies_with_its_message(project: Project) -> 
                        Reply([text("done")]))
     assert project.run("-p", "go", *STREAM).returncode == 0
     assert len(_answers(project, "PermissionRequest")) == 1
+
+
+def test_instructions_loaded_and_cwd_changed(project: Project) -> None:
+    (project.config / "CLAUDE.md").write_text("mine\n")
+    (project.root / "CLAUDE.md").write_text("ours\n")
+    (project.root / "CLAUDE.local.md").write_text("local\n")
+    (project.root / "sub").mkdir()
+    dump = _dumping(project, "InstructionsLoaded", "CwdChanged", "PostToolUse")
+    project.api.script(Reply([tool_use("Bash", {"command": "cd sub"}, id="t1")]),
+                       Reply([tool_use("Bash", {"command": "pwd"}, id="t2")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    loaded = sorted((i["memory_type"], i["file_path"], i["load_reason"])
+                    for i in _inputs(dump, "InstructionsLoaded"))
+    assert loaded == [("Local", str(project.root / "CLAUDE.local.md"), "session_start"),
+                      ("Project", str(project.root / "CLAUDE.md"), "session_start"),
+                      ("User", str(project.config / "CLAUDE.md"), "session_start")]
+    first = _inputs(dump, "InstructionsLoaded")[0]
+    assert "permission_mode" not in first and "prompt_id" not in first
+    (moved,) = _inputs(dump, "CwdChanged")
+    sub = str(project.root / "sub")
+    assert (moved["old_cwd"], moved["new_cwd"], moved["cwd"]) == (str(project.root), sub, sub)
+    assert "permission_mode" not in moved
+    # Later events say where the shell is now.
+    assert [p["cwd"] for p in _inputs(dump, "PostToolUse")] == [sub, sub]
+
+
+def test_no_instructions_loaded_without_claude_md_or_with_a_replaced_prompt(
+        project: Project) -> None:
+    (project.root / "CLAUDE.md").write_text("ours\n")
+    dump = _dumping(project, "InstructionsLoaded")
+    project.api.script(Reply([text("done")]))
+    run = project.run("-p", "go", "--system-prompt", "be brief", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert _inputs(dump, "InstructionsLoaded") == []

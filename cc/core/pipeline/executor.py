@@ -110,6 +110,8 @@ class ToolExecutor:
                                   emit=emit)
         started = time.monotonic()
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
+        if self.ctx.shell is not None:
+            await self.hooks.shell_moved(self.ctx.shell.cwd)
         extra = await self.hooks.post_tool_use(
             tool.name, raw_input, tool_use.id, result,
             duration_ms=int((time.monotonic() - started) * 1000))
