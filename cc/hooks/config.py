@@ -72,6 +72,7 @@ MATCHER_EVENTS = TOOL_EVENTS | {
     "ConfigChange",
     "StopFailure",
     "InstructionsLoaded",
+    "FileChanged",
     "Elicitation",
     "ElicitationResult",
 }

@@ -75,6 +75,8 @@ class HookOutcome:
     results: list[HookResult] = field(default_factory=list)
     #: PermissionRequest: the winning `hookSpecificOutput.decision` (deny beats allow).
     request_decision: dict[str, Any] | None = None
+    #: SessionStart, CwdChanged: absolute paths for FileChanged hooks to watch.
+    watch_paths: list[str] = field(default_factory=list)
 
 
 def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
@@ -109,6 +111,7 @@ class _Combiner:
         self.stop_reasons: list[str] = []
         self.messages: list[str] = []
         self.request_decisions: list[dict[str, Any]] = []
+        self.watch_paths: list[str] = []
 
     def add(self, r: HookResult) -> None:
         cmd = shown(r.command)
@@ -164,6 +167,9 @@ class _Combiner:
             specific = {}
         if context := _text(specific, "additionalContext"):
             self.contexts.append(cap(context))
+        paths = specific.get("watchPaths")
+        if isinstance(paths, list):
+            self.watch_paths.extend(p for p in paths if isinstance(p, str))
         if not decide:
             return
         decision = data.get("decision")
@@ -208,6 +214,7 @@ class _Combiner:
             request_decision=next(
                 (d for d in self.request_decisions if d["behavior"] == "deny"),
                 self.request_decisions[-1] if self.request_decisions else None),
+            watch_paths=self.watch_paths,
         )
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
+from cc.hooks.file_watch import POLL_SECONDS, FileWatch, literal_names
 from cc.hooks.gate import PreToolOutcome
 from cc.hooks.http_hook import run_http_hook
 from cc.hooks.lifecycle import HookFinished, HookStarted, HookWatcher
@@ -112,6 +113,7 @@ class HookRunner:
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
         self._background: set[asyncio.Task[None]] = set()
+        self._files: FileWatch | None = None
         self._async_output: list[str] = []
 
     # -- the generic entry -------------------------------------------------------
@@ -191,13 +193,8 @@ class HookRunner:
         texts, self._async_output = self._async_output, []
         return texts
 
-    async def wait_async(self, timeout: float | None = None) -> None:
-        """Wait (at most `timeout` seconds) for the `async` hooks still running."""
-        if self._background:
-            await asyncio.wait(set(self._background), timeout=timeout)
-
     async def cancel_async(self) -> None:
-        """End the `async` hooks still running (the session is over)."""
+        """End the `async` hooks still running and the file watch (the session is over)."""
         tasks = set(self._background)
         for task in tasks:
             task.cancel()
@@ -322,7 +319,34 @@ class HookRunner:
         if Path(cwd) == self.cwd:
             return
         old, self.cwd = self.cwd, Path(cwd)
-        await self.run("CwdChanged", {"old_cwd": str(old), "new_cwd": str(self.cwd)})
+        out = await self.run("CwdChanged", {"old_cwd": str(old), "new_cwd": str(self.cwd)})
+        self._messages.extend(out.user_messages)
+        self._watch_files(out.watch_paths)
+
+    def _watch_files(self, paths: list[str]) -> None:
+        """FileChanged hooks watch their matchers' file names in the cwd and `paths`
+        (`cc.hooks.file_watch`); the first call starts the watch."""
+        if not self.listens("FileChanged"):
+            return
+        names = [n for m in self.config.matchers if m.event == "FileChanged"
+                 for n in literal_names(m.matcher)]
+        first = self._files is None
+        files = self._files = self._files or FileWatch()
+        files.watch_names(names, self.cwd)
+        files.watch_paths(paths)
+        if first:
+            task = asyncio.get_running_loop().create_task(self._poll_files(files))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _poll_files(self, files: FileWatch) -> None:
+        while True:
+            await asyncio.sleep(POLL_SECONDS)
+            for path, change in await asyncio.to_thread(files.changes):
+                out = await self.run("FileChanged", {"file_path": str(path), "event": change},
+                                     path.name)
+                self._messages.extend(out.user_messages)
+                files.watch_paths(out.watch_paths)
 
     def drain_user_messages(self) -> list[str]:
         """Messages from tool hooks for the user, oldest first; clears them."""
@@ -433,7 +457,9 @@ class HookRunner:
         payload: dict[str, Any] = {"source": source}
         if model is not None:
             payload["model"] = model
-        return await self.run("SessionStart", payload, source)
+        out = await self.run("SessionStart", payload, source)
+        self._watch_files(out.watch_paths)
+        return out
 
     def listens(self, event: str) -> bool:
         """Whether any hook is configured for `event` (to skip preparing its input)."""

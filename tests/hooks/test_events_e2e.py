@@ -193,3 +193,30 @@ def test_no_instructions_loaded_without_claude_md_or_with_a_replaced_prompt(
     run = project.run("-p", "go", "--system-prompt", "be brief", *STREAM)
     assert run.returncode == 0, run.stderr
     assert _inputs(dump, "InstructionsLoaded") == []
+
+
+def test_file_changed_fires_for_watched_files(project: Project) -> None:
+    data, gone, ini = (project.root / n for n in ("data.json", "gone.txt", "app.ini"))
+    data.write_text("{}")
+    gone.write_text("x")
+    start = {"hookSpecificOutput": {"hookEventName": "SessionStart",
+                                    "watchPaths": [str(data), str(gone)]}}
+    dump = _dumping(project, extra={"SessionStart": [{"hooks": [
+        {"type": "command", "command": f"echo '{json.dumps(start)}'"}]}]})
+    script = project.root.parent / "dump.sh"
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    # One group names a file in the cwd (so it is watched), one takes every change.
+    settings["hooks"]["FileChanged"] = [
+        {"matcher": "app.ini", "hooks": [{"type": "command", "command": f"{script} FileChanged"}]},
+        {"hooks": [{"type": "command", "command": f"{script} FileChanged"}]}]
+    (project.root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    # The call changes the files, then waits (with a deadline) until three events came.
+    change = (f"echo 1 > {data}; echo 2 > {ini}; rm {gone}; for i in $(seq 600); do "
+              f"[ $(ls {dump} | grep -c FileChanged) -ge 3 ] && break; sleep 0.05; done")
+    project.api.script(Reply([tool_use("Bash", {"command": change}, id="t1")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    seen = sorted((i["event"], i["file_path"]) for i in _inputs(dump, "FileChanged"))
+    assert seen == [("add", str(ini)), ("change", str(data)), ("unlink", str(gone))]
+    assert "permission_mode" not in _inputs(dump, "FileChanged")[0]
