@@ -284,7 +284,10 @@ class HookRunner:
     ) -> str | None:
         """After all the calls of one message have their results: `calls` are (name,
         input, id, result) in the message's order. What the hooks say for the model (a
-        block's reason, context) comes back, to go with the next request."""
+        block's reason, context) comes back, to go with the next request. Not fired when
+        a hook has already ended the turn (as Claude Code does)."""
+        if self._stop is not None:
+            return None
         payload = {"tool_calls": [
             {"tool_name": name, "tool_input": self._absolute(inp), "tool_use_id": tool_use_id,
              "tool_response": _error_text(result)}

@@ -36,8 +36,10 @@ def _tool_results(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def test_a_prompt_hook_blocks_a_call_and_ends_the_turn(project: Project) -> None:
     marker = project.root / "ran"
+    batch = project.root / "batch"
     _settings(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
-        {"type": "prompt", "prompt": "Judge this call: $ARGUMENTS"}]}]})
+        {"type": "prompt", "prompt": "Judge this call: $ARGUMENTS"}]}],
+        "PostToolBatch": [{"hooks": [{"type": "command", "command": f"touch {batch}"}]}]})
     side = project.api.route(_judged, Reply([text('{"ok": false, "reason": "no touching"}')]),
                              name="side")
     project.api.script(Reply([tool_use("Bash", {"command": f"touch {marker}"}, id="t1")]),
@@ -62,6 +64,7 @@ def test_a_prompt_hook_blocks_a_call_and_ends_the_turn(project: Project) -> None
     assert len([r for r in project.api.requests if r.route is None]) == 1
     final = run.records()[-1]
     assert final["type"] == "result" and "no touching" in final["result"], run.stderr
+    assert not batch.exists()  # the turn ended before the batch's hooks, as in Claude Code
     assert project.api.violations == []
 
 
