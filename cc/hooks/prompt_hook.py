@@ -3,8 +3,10 @@
     {"type": "prompt", "prompt": "Block any rm -rf: $ARGUMENTS", "timeout": 30,
      "model": "…", "continueOnBlock": false}
 
-`$ARGUMENTS` in the prompt becomes the event's input JSON (appended when the prompt
-does not name it). The model answers `{"ok": bool, "reason": "…"}` and the verdict
+`$ARGUMENTS` in the prompt becomes the event's input JSON (appended after
+"ARGUMENTS: " when the prompt does not name it). On Stop and SubagentStop the model
+also sees the conversation, and the prompt is put to it as a condition the conversation
+must meet. The model answers `{"ok": bool, "reason": "…"}` and the verdict
 becomes a command's result, so `combine` treats both alike:
 
     ok: true                      exit 0, nothing to add
@@ -27,8 +29,12 @@ from typing import Any, Protocol
 from cc.hooks.config import HookCommand
 from cc.hooks.process import HookResult
 
-#: The system prompt of the judging request (our wording).
+#: The system prompt of the judging request, and the question a Stop hook's prompt
+#: becomes (our wording).
 SYSTEM_PROMPT = "hooks/prompt_hook.md"
+STOP_CONDITION = "hooks/stop_condition.md"
+#: Events whose judge reads the conversation too.
+CONVERSATION_EVENTS = frozenset({"Stop", "SubagentStop"})
 #: Events where a block by a prompt hook ends the turn (unless `continueOnBlock`).
 STOPPING_EVENTS = frozenset({"PreToolUse"})
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
@@ -37,14 +43,17 @@ _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
 class HookModel(Protocol):
     """Asks the model one question without tools; its text, or None if it failed."""
 
-    async def __call__(self, *, system: str, prompt: str, model: str | None) -> str | None: ...
+    async def __call__(self, *, system: str, prompt: str, model: str | None,
+                       conversation: bool = False) -> str | None:
+        """`conversation`: the agent's messages go first, `prompt` after them."""
+        ...
 
 
 def render_prompt(template: str, payload: dict[str, Any]) -> str:
     arguments = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
     if "$ARGUMENTS" in template:
         return template.replace("$ARGUMENTS", arguments)
-    return f"{template}\n\n{arguments}"
+    return f"{template}\n\nARGUMENTS: {arguments}"
 
 
 async def run_prompt_hook(hook: HookCommand, payload: dict[str, Any], *, event: str,
@@ -56,10 +65,14 @@ async def run_prompt_hook(hook: HookCommand, payload: dict[str, Any], *, event: 
     if ask is None:
         result = HookResult(hook, 1, stderr="prompt hooks need a model, and none is set up here")
     else:
+        prompt = render_prompt(hook.command, payload)
+        conversation = event in CONVERSATION_EVENTS
+        if conversation:
+            prompt = load_text(STOP_CONDITION).strip().format(condition=prompt)
         try:
             async with asyncio.timeout(timeout):
-                answer = await ask(system=load_text(SYSTEM_PROMPT),
-                                   prompt=render_prompt(hook.command, payload), model=hook.model)
+                answer = await ask(system=load_text(SYSTEM_PROMPT), prompt=prompt,
+                                   model=hook.model, conversation=conversation)
         except TimeoutError:
             result = HookResult(hook, None, timed_out=True)
         else:

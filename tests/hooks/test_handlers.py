@@ -41,7 +41,7 @@ def test_a_block_stops_the_turn_only_on_pre_tool_use_without_continue_on_block()
 
 def test_arguments_are_the_compact_input_json_or_appended() -> None:
     assert render_prompt("A $ARGUMENTS B", {"x": "é"}) == 'A {"x":"é"} B'
-    assert render_prompt("Check it", {"x": 1}) == 'Check it\n\n{"x":1}'
+    assert render_prompt("Check it", {"x": 1}) == 'Check it\n\nARGUMENTS: {"x":1}'
 
 
 def test_header_variables_come_only_from_the_allowed_list() -> None:

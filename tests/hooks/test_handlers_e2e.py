@@ -212,3 +212,29 @@ def test_an_async_hook_does_not_hold_the_turn_and_its_context_comes_later(
     second, third = (json.dumps(r.body["messages"]) for r in project.api.requests[1:3])
     assert "the async hook is done" not in second
     assert "PostToolUse:Bash async hook additional context: the async hook is done" in third
+
+
+def test_a_stop_prompt_hook_judges_the_conversation_and_can_keep_the_turn_going(
+        project: Project) -> None:
+    _settings(project, {"Stop": [{"hooks": [{"type": "prompt", "prompt": "All tests pass?"}]}]})
+    judge = project.api.route(
+        lambda b: "Condition: All tests pass?" in last_user_text(b),
+        Reply([text('{"ok": false, "reason": "run the tests first"}')]),
+        Reply([text('{"ok": true, "reason": "they pass"}')]), name="judge")
+    project.api.script(Reply([text("I am done")]), Reply([text("ran them, all green")]))
+    run = project.run("-p", "go", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert run.records()[-1]["result"] == "ran them, all green"
+    first, second = judge.requests
+    # The judge reads the conversation, then the condition with the input JSON.
+    roles = [m["role"] for m in first.body["messages"]]
+    assert roles == ["user", "assistant", "user"]
+    assert "I am done" in json.dumps(first.body["messages"][1])
+    asked = last_user_text(first.body)
+    assert "Condition: All tests pass?\n\nARGUMENTS: {" in asked
+    assert '"hook_event_name":"Stop"' in asked
+    # Its reason went to the model, which went on.
+    sent = json.dumps(project.api.requests[-2].body["messages"])
+    assert "[All tests pass?]: run the tests first" in sent
+    assert '"stop_hook_active":true' in last_user_text(second.body)
+    assert project.api.violations == []

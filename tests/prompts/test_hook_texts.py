@@ -15,7 +15,8 @@ GOLDEN = Path(__file__).parent / "golden" / "hook_texts.txt"
 def test_every_hook_text_is_used_and_loads() -> None:
     files = sorted(f"hooks/{p.name}" for p in resources.files("cc.prompts").joinpath("hooks")
                    .iterdir() if p.name.endswith(".md"))
-    assert files == [prompt_hook.SYSTEM_PROMPT]
+    assert files == sorted([prompt_hook.SYSTEM_PROMPT, prompt_hook.STOP_CONDITION])
+    assert "{condition}" in load_text(prompt_hook.STOP_CONDITION)
     assert '{"ok": false' in load_text(prompt_hook.SYSTEM_PROMPT)
 
 
