@@ -19,13 +19,13 @@ class EngineHookModel:
         from cc.core.client import ModelRequest
         from cc.core.query_loop import output_caps
         from cc.models.catalog import resolve_model
-        from cc.models.messages import UserMessage, normalize_messages_for_api
+        from cc.models.messages import Message, UserMessage, normalize_messages_for_api
         from cc.prompts.builder import PromptSection
 
         engine = self._engine
         name = resolve_model(model) if model else engine.model
         asked = UserMessage.text(prompt)
-        messages = [*engine.messages, asked] if conversation else [asked]
+        messages: list[Message] = [*engine.messages, asked] if conversation else [asked]
         request = ModelRequest(
             model=name, max_tokens=output_caps(name, engine.config.max_output_tokens)[0],
             system=[PromptSection("hook", system, cacheable=False)],
