@@ -644,7 +644,8 @@ def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:
     stop = deps.hooks.take_stop()
     if stop is not None:
         reason = getattr(stop, "reason", None) or "A hook stopped the turn"
-        events.append(Terminal("hook_stopped", error=reason))
+        # The reason is for the user; print mode's result is empty, as Claude Code's is.
+        events.append(Terminal("hook_stopped", error=reason, details={"result": ""}))
     return events
 
 

@@ -237,17 +237,19 @@ class HookRunner:
         }
         out = await self.run("PreToolUse", payload, tool_name)
         self._note(out)
-        if out.stop:
-            reason = out.stop_reason or "Execution stopped by PreToolUse hook"
-            return PreToolOutcome("block", reason, stop=True, stop_reason=out.stop_reason)
+        # `continue: false` ends the turn once the calls are done; as in Claude Code, it
+        # does not stop this call by itself (a block does).
         if out.blocked:
             decision = "deny" if out.permission_decision == "deny" else "block"
-            return PreToolOutcome(decision, out.reason, additional_context=out.additional_context)
+            return PreToolOutcome(decision, out.reason, additional_context=out.additional_context,
+                                  stop=out.stop, stop_reason=out.stop_reason)
         return PreToolOutcome(
             out.permission_decision,
             out.permission_decision_reason,
             out.updated_input,
             additional_context=out.additional_context,
+            stop=out.stop,
+            stop_reason=out.stop_reason,
         )
 
     async def post_tool_use(

@@ -425,6 +425,10 @@ def result_record(
     elif terminal.reason == "completed":
         record.update(result=last.text if last else "", api_error_status=None)
         record.update(summary.timing)
+    elif terminal.reason == "hook_stopped":  # not an error, as Claude Code reports it
+        record.update(result=terminal.details.get("result", terminal.error or ""),
+                      api_error_status=None)
+        record.update(summary.timing)
     else:  # an API error: Claude Code reports it as the result text, is_error true
         record.update(is_error=True, result=terminal.error or "API error")
         record["api_error_status"] = terminal.details.get("status")

@@ -75,7 +75,8 @@ def test_user_prompt_submit_exit_2_blocks_the_prompt(project: Project) -> None:
     configure(project, {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": block}]}]})
     run = project.run("-p", "my password is hunter2", "--output-format", "json")
     assert project.api.bodies == []
-    assert run.json()["is_error"] is True
+    # As Claude Code 2.1.332 reports it: not an error (exit 0), the reason as the result.
+    assert run.returncode == 0 and run.json()["is_error"] is False
     assert "no secrets in prompts" in run.json()["result"]
 
 

@@ -220,3 +220,20 @@ def test_file_changed_fires_for_watched_files(project: Project) -> None:
     seen = sorted((i["event"], i["file_path"]) for i in _inputs(dump, "FileChanged"))
     assert seen == [("add", str(ini)), ("change", str(data)), ("unlink", str(gone))]
     assert "permission_mode" not in _inputs(dump, "FileChanged")[0]
+
+
+def test_continue_false_lets_the_call_run_then_ends_the_turn(project: Project) -> None:
+    halt = json.dumps({"continue": False, "stopReason": "halt here"})
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(json.dumps({"hooks": {
+        "PreToolUse": [{"hooks": [{"type": "command", "command": f"echo '{halt}'"}]}]}}))
+    marker = project.root / "ran"
+    project.api.script(Reply([tool_use("Bash", {"command": f"touch {marker}"}, id="t1")]),
+                       Reply([text("never asked")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert marker.exists()  # as in Claude Code 2.1.332: the call itself runs
+    assert len(project.api.requests) == 1
+    final = run.records()[-1]
+    assert (final["is_error"], final["result"], final["terminal_reason"]) == (
+        False, "", "hook_stopped")

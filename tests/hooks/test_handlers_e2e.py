@@ -59,11 +59,13 @@ def test_a_prompt_hook_blocks_a_call_and_ends_the_turn(project: Project) -> None
     (result,) = _tool_results(run.records())
     assert result["is_error"] is True
     assert "[Judge this call: $ARGUMENTS]: no touching" in json.dumps(result["content"])
-    # As Claude Code does, the block ends the turn: the model is not asked again (cc
-    # reports it as any hook's `continue: false`, with the reason).
+    # As Claude Code does, the block ends the turn: the model is not asked again, and
+    # the result is a success with no text, ended by a hook.
     assert len([r for r in project.api.requests if r.route is None]) == 1
     final = run.records()[-1]
-    assert final["type"] == "result" and "no touching" in final["result"], run.stderr
+    assert run.returncode == 0, run.stderr
+    assert (final["subtype"], final["is_error"], final["result"], final["terminal_reason"]) \
+        == ("success", False, "", "hook_stopped")
     assert not batch.exists()  # the turn ended before the batch's hooks, as in Claude Code
     assert project.api.violations == []
 
