@@ -466,6 +466,11 @@ class HookRunner:
         self._watch_files(out.watch_paths)
         return out
 
+    async def setup(self, trigger: str) -> HookOutcome:
+        """`trigger`: init or maintenance (what matchers test). Context → model.
+        Nothing in cc calls it yet: it has no --init, --init-only or --maintenance."""
+        return await self.run("Setup", {"trigger": trigger}, trigger)
+
     def listens(self, event: str) -> bool:
         """Whether any hook is configured for `event` (to skip preparing its input)."""
         return bool(self.config.matching(event, None))

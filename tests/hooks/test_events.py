@@ -280,3 +280,14 @@ async def test_each_agents_runner_says_who_it_is(hp: HookProject) -> None:
         beta = group.create_task(fire(runner_of("beta")))
     assert alpha.result() == ["docs", "alpha"] and beta.result() == ["docs", "beta"]
     assert await fire(runner_of(None)) == [None, None]  # the leader: no team fields at all
+
+
+async def test_setup_says_its_trigger(hp: HookProject) -> None:
+    hp.settings("project", {"Setup": on(hp.dump_stdin(), matcher="init")})
+    runner = hp.runner()
+    await runner.setup("maintenance")
+    assert not (hp.root / "stdin.json").exists()
+    await runner.setup("init")
+    got = hp.dumped()
+    assert (got["hook_event_name"], got["trigger"]) == ("Setup", "init")
+    assert "permission_mode" not in got and "prompt_id" not in got
