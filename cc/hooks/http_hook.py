@@ -51,12 +51,12 @@ async def _post(hook: HookCommand, body: bytes, headers: dict[str, str],
     import httpx
 
     try:
-        async with httpx.AsyncClient(timeout=timeout, trust_env=False) as client:
+        async with httpx.AsyncClient(timeout=timeout) as client:
             response = await client.post(hook.command, content=body, headers=headers)
     except httpx.TimeoutException:
         return HookResult(hook, None, timed_out=True)
-    except httpx.HTTPError as exc:
-        why = str(exc) or type(exc).__name__
+    except (httpx.HTTPError, httpx.InvalidURL, ValueError) as exc:  # ValueError: a header
+        why = str(exc) or type(exc).__name__                     # that is not ASCII
         return HookResult(hook, 1, stderr=f"HTTP request to {hook.command} failed: {why}")
     text = response.text
     if not response.is_success:

@@ -48,3 +48,13 @@ def test_header_variables_come_only_from_the_allowed_list() -> None:
     env = {"TOKEN": "t", "SECRET": "s"}
     assert expand_header("Bearer $TOKEN/${TOKEN}", ("TOKEN",), env) == "Bearer t/t"
     assert expand_header("$SECRET-${SECRET}-$NOPE", ("TOKEN",), env) == "--"
+
+
+async def test_an_http_hook_that_cannot_be_sent_is_a_non_blocking_error() -> None:
+    from cc.hooks.http_hook import run_http_hook
+
+    for hook in (HookCommand("http://127.0.0.1:9/x", 5.0, "project", kind="http",
+                             headers=(("X-Name", "José"),)),
+                 HookCommand("http://[broken/x", 5.0, "project", kind="http")):
+        result = await run_http_hook(hook, b"{}", env={}, timeout=5.0)
+        assert result.exit_code == 1 and result.stderr.startswith("HTTP request to ")
