@@ -32,7 +32,7 @@ from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfi
 from cc.hooks.file_watch import POLL_SECONDS, FileWatch, literal_names
 from cc.hooks.gate import PreToolOutcome
 from cc.hooks.http_hook import run_http_hook
-from cc.hooks.lifecycle import HookFinished, HookStarted, HookWatcher
+from cc.hooks.lifecycle import HookFinished, HookProgress, HookStarted, HookWatcher
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.permission_request import ruling_of, suggestion
@@ -151,7 +151,8 @@ class HookRunner:
                     result = await run_http_hook(hook, stdin, env=env, timeout=timeout)
                 else:
                     result = await run_hook_command(hook, stdin, cwd=self.project_dir,
-                                                    env=env, timeout=timeout, kill_grace=grace)
+                                                    env=env, timeout=timeout, kill_grace=grace,
+                                                    progress=self._progress(hook_id, label, event))
             except asyncio.CancelledError:
                 if self.watcher is not None:  # the session ended under it
                     self.watcher(HookFinished(hook_id, label, event,
@@ -171,16 +172,27 @@ class HookRunner:
             tasks = [group.create_task(one(hook, t)) for hook, t in waited]
         return combine(event, label, [t.result() for t in tasks])
 
+    def _progress(self, hook_id: str, label: str, event: str
+                  ) -> Callable[[str, str], None] | None:
+        watcher = self.watcher
+        if watcher is None:
+            return None
+        return lambda out, err: watcher(HookProgress(hook_id, label, event, out, err))
+
     def _in_background(self, event: str, label: str,
                        run: Coroutine[Any, Any, HookResult]) -> None:
         """An `async` hook: its output, when it ends, waits for the next request."""
 
         async def track() -> None:
-            out = combine(event, label, [await run])
+            result = await run
+            out = combine(event, label, [result])
             self._messages.extend(out.user_messages)
-            if out.additional_context:
-                self._async_output.append(
-                    f"{label} async hook additional context: {out.additional_context}")
+            # As Claude Code does: its systemMessage and context, together, for the model.
+            message = (result.json or {}).get("systemMessage")
+            said = [t.strip() for t in (message, out.additional_context)
+                    if isinstance(t, str) and t.strip()]
+            if said:
+                self._async_output.append("\n".join(said))
             elif out.blocked and out.reason:
                 self._async_output.append(f"{label} async hook blocking error: {out.reason}")
 

@@ -95,13 +95,16 @@ def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:
 
 
 def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:
-    """`system/hook_started` or `system/hook_response`, for one hook command."""
-    from cc.hooks.lifecycle import HookFinished
+    """`system/hook_started`, `hook_progress` or `hook_response`, for one hook command."""
+    from cc.hooks.lifecycle import HookFinished, HookProgress
 
     record: dict[str, Any] = {"type": "system", "subtype": "hook_started",
                               "hook_id": note.hook_id, "hook_name": note.hook_name,
                               "hook_event": note.hook_event}
-    if isinstance(note, HookFinished):
+    if isinstance(note, HookProgress):
+        record.update(subtype="hook_progress", stdout=note.stdout, stderr=note.stderr,
+                      output=note.stdout + note.stderr)
+    elif isinstance(note, HookFinished):
         result = note.result
         record.update(subtype="hook_response", output=result.stdout + result.stderr,
                       stdout=result.stdout, stderr=result.stderr)

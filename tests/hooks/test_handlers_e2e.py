@@ -198,8 +198,9 @@ def test_an_async_hook_does_not_hold_the_turn_and_its_context_comes_later(
         "#!/bin/bash\ncat > /dev/null\n"
         f"[ -f {finished} ] && exit 0\necho $$ > {finished}\n"
         f"for i in $(seq 600); do [ -f {release} ] && break; sleep 0.05; done\n"
-        "echo '{\"hookSpecificOutput\": {\"hookEventName\": \"PostToolUse\","
-        " \"additionalContext\": \"the async hook is done\"}}'\n", encoding="utf-8")
+        "echo '{\"systemMessage\": \"async says\", \"hookSpecificOutput\": "
+        "{\"hookEventName\": \"PostToolUse\", \"additionalContext\": "
+        "\"the async hook is done\"}}'\n", encoding="utf-8")
     script.chmod(0o755)
     _settings(project, {"PostToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": str(script), "async": True, "timeout": 60}]}]})
@@ -213,7 +214,7 @@ def test_an_async_hook_does_not_hold_the_turn_and_its_context_comes_later(
     assert run.returncode == 0, run.stderr
     second, third = (json.dumps(r.body["messages"]) for r in project.api.requests[1:3])
     assert "the async hook is done" not in second
-    assert "PostToolUse:Bash async hook additional context: the async hook is done" in third
+    assert "async says\\nthe async hook is done" in third
 
 
 def test_a_stop_prompt_hook_judges_the_conversation_and_can_keep_the_turn_going(
@@ -240,3 +241,21 @@ def test_a_stop_prompt_hook_judges_the_conversation_and_can_keep_the_turn_going(
     assert "[All tests pass?]: run the tests first" in sent
     assert '"stop_hook_active":true' in last_user_text(second.body)
     assert project.api.violations == []
+
+
+def test_a_running_hook_reports_its_output_so_far(project: Project) -> None:
+    # The hook prints, waits past one progress tick, prints again.
+    _settings(project, {"PreToolUse": [{"hooks": [{"type": "command", "command":
+        "echo line1; echo err1 >&2; sleep 1.6; echo line2"}]}]})
+    project.api.script(Reply([tool_use("Bash", {"command": "echo hi"}, id="t1")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", "--include-hook-events", *STREAM)
+    assert run.returncode == 0, run.stderr
+    notes = [r for r in run.records() if r.get("hook_event") == "PreToolUse"]
+    kinds = [r["subtype"] for r in notes]
+    assert kinds[0] == "hook_started" and kinds[-1] == "hook_response"
+    progress = [r for r in notes if r["subtype"] == "hook_progress"]
+    assert progress and progress[0]["stdout"].startswith("line1\n")
+    assert progress[0]["stderr"] == "err1\n" and progress[0]["output"].startswith("line1\n")
+    assert {r["hook_id"] for r in notes} == {notes[0]["hook_id"]}
+    assert notes[-1]["stdout"] == "line1\nline2\n"
