@@ -7,6 +7,8 @@ prompt_hook.py  one `prompt` handler: the model judges the event, `{ok, reason}`
 http_hook.py    one `http` handler: the input POSTed, the response body as output
 permission_request.py  PermissionRequest's suggestions and decision, as Claude Code's
 file_watch.py   the files FileChanged hooks watch, and what changed
+background.py   `async` hooks and the file watch, running behind the turn
+payload.py      pieces of inputs: a teammate's names, a failure's text, tool data as JSON
 outcome.py   one event's results combined into a `HookOutcome`
 runner.py    `HookRunner`: payloads per event, parallel runs, `async` hooks in the
              background; implements `HookGate`

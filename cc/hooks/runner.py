@@ -28,6 +28,7 @@ from collections.abc import Callable, Coroutine, Mapping
 from pathlib import Path
 from typing import Any
 
+from cc.hooks.background import Background
 from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
 from cc.hooks.file_watch import POLL_SECONDS, FileWatch, literal_names
 from cc.hooks.gate import PreToolOutcome
@@ -35,6 +36,7 @@ from cc.hooks.http_hook import run_http_hook
 from cc.hooks.lifecycle import HookFinished, HookProgress, HookStarted, HookWatcher
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
+from cc.hooks.payload import error_text, jsonable, team_fields
 from cc.hooks.permission_request import ruling_of, suggestion
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
 from cc.hooks.prompt_hook import HookModel, run_prompt_hook
@@ -42,7 +44,7 @@ from cc.identity import AgentInfo
 from cc.permissions.ask import HookRuling, PermissionRequest
 from cc.tools.base import ToolResult
 
-__all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest"]
+__all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest", "team_fields"]
 
 #: SessionEnd hooks share this budget (seconds), raised to the largest timeout an
 #: entry sets, up to `SESSION_END_MAX`; `CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS` overrides.
@@ -112,9 +114,8 @@ class HookRunner:
         self._messages: list[str] = []
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
-        self._background: set[asyncio.Task[None]] = set()
+        self._background = Background()
         self._files: FileWatch | None = None
-        self._async_output: list[str] = []
 
     # -- the generic entry -------------------------------------------------------
 
@@ -128,7 +129,7 @@ class HookRunner:
             return HookOutcome()
         data = {**self._common(event), **self._agent_fields(event),
                 **team_fields(self.agent), **payload}
-        stdin = json.dumps(data, ensure_ascii=False, default=_jsonable).encode()
+        stdin = json.dumps(data, ensure_ascii=False, default=jsonable).encode()
         env = {**self._base_env(), "CLAUDE_PROJECT_DIR": str(self.project_dir), "CLAUDECODE": "1"}
         if event == "SessionEnd":
             budget = self._session_end_budget(hooks)
@@ -192,26 +193,19 @@ class HookRunner:
             said = [t.strip() for t in (message, out.additional_context)
                     if isinstance(t, str) and t.strip()]
             if said:
-                self._async_output.append("\n".join(said))
+                self._background.say("\n".join(said))
             elif out.blocked and out.reason:
-                self._async_output.append(f"{label} async hook blocking error: {out.reason}")
+                self._background.say(f"{label} async hook blocking error: {out.reason}")
 
-        task = asyncio.get_running_loop().create_task(track())
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
+        self._background.start(track())
 
     def take_async_output(self) -> list[str]:
         """What `async` hooks that ended said for the model, oldest first; taken."""
-        texts, self._async_output = self._async_output, []
-        return texts
+        return self._background.take_output()
 
     async def cancel_async(self) -> None:
         """End the `async` hooks still running and the file watch (the session is over)."""
-        tasks = set(self._background)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
+        await self._background.cancel()
 
     def _common(self, event: str) -> dict[str, Any]:
         """The fields every event's input starts with, in Claude Code's order."""
@@ -276,7 +270,7 @@ class HookRunner:
         if result.is_error:
             event = "PostToolUseFailure"
             payload["tool_use_id"] = tool_use_id
-            payload["error"] = _error_text(result)
+            payload["error"] = error_text(result)
             payload["is_interrupt"] = False  # an interrupted call fires no hook in cc
         else:
             event = "PostToolUse"
@@ -304,7 +298,7 @@ class HookRunner:
             return None
         payload = {"tool_calls": [
             {"tool_name": name, "tool_input": self._absolute(inp), "tool_use_id": tool_use_id,
-             "tool_response": _error_text(result)}
+             "tool_response": error_text(result)}
             for name, inp, tool_use_id, result in calls]}
         out = await self.run("PostToolBatch", payload)
         self._note(out)
@@ -352,9 +346,7 @@ class HookRunner:
         files.watch_names(names, self.cwd)
         files.watch_paths(paths)
         if first:
-            task = asyncio.get_running_loop().create_task(self._poll_files(files))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._background.start(self._poll_files(files))
 
     async def _poll_files(self, files: FileWatch) -> None:
         while True:
@@ -590,34 +582,3 @@ class HookRunner:
             return int(raw) / 1000
         explicit = [h.timeout for h in hooks if h.timeout_set]
         return max(SESSION_END_BUDGET, min(SESSION_END_MAX, max(explicit, default=0.0)))
-
-
-def team_fields(who: AgentInfo | None) -> dict[str, str]:
-    """A teammate's events say who it is, with the names TeammateIdle's input uses (a
-    named agent of no team, its name alone); others add nothing."""
-    if who is None or who.name is None:
-        return {}
-    return {"teammate_name": who.name} if who.team is None else {
-        "team_name": who.team, "teammate_name": who.name}
-
-
-def _error_text(result: ToolResult) -> str:
-    if isinstance(result.content, str):
-        text = result.content
-    else:
-        text = "\n".join(str(b.get("text", "")) for b in result.content if isinstance(b, dict))
-    return text.removeprefix("<tool_use_error>").removesuffix("</tool_use_error>")
-
-
-def _jsonable(value: Any) -> Any:
-    """json.dumps's fallback for what tools keep in `ToolResult.data`."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return dataclasses.asdict(value)
-    dump = getattr(value, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json")
-    if isinstance(value, (set, frozenset, tuple)):
-        return list(value)
-    if isinstance(value, bytes):
-        return value.decode("utf-8", errors="replace")
-    return str(value)
