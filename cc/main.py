@@ -273,6 +273,7 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
     from cc.agents.send_message import SendMessageTool
     from cc.agents.tool import AgentTool
     from cc.session.attach import SessionChoice, attach_session
+    from cc.session.file_history.wiring import checkpointing_enabled
 
     options = session.options
     agent_tool = AgentTool(load_agents(session.cwd, session.config_dir, options.agents_json))
@@ -296,6 +297,7 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
         resume_at=args.resume_session_at,
         drops_turn=args.resume_drops_turn,
         mirror=session.transcript_mirror,
+        checkpoints=checkpointing_enabled(options.interactive),
     )
     session.resumed = attach_session(
         session.engine, choice, cwd=session.cwd, config=session.config_dir,

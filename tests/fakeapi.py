@@ -41,6 +41,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeAlias
+from urllib.parse import urlsplit
 
 __all__ = [
     "CutStream", "Dynamic", "FakeAPI", "Fault", "Hang", "Malformed", "Match", "Recorded", "Reply", "Route", "StreamError",
@@ -502,11 +503,15 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = {}
         headers = {k.lower(): v for k, v in self.headers.items()}
-        index, turn = api._record(Recorded(self.path.split("?")[0], headers, body))
+        # A client that reaches the fake as its HTTP proxy names the whole URL (a test of
+        # what goes to https://api.anthropic.com sets HTTP_PROXY and an http:// base URL):
+        # the host is recorded as the Host header, the path as usual.
+        path = urlsplit(self.path).path if "://" in self.path else self.path.split("?")[0]
+        index, turn = api._record(Recorded(path, headers, body))
         try:
-            if self.path.startswith("/v1/messages/count_tokens"):
+            if path.startswith("/v1/messages/count_tokens"):
                 self._send_json(200, {"input_tokens": len(raw) // 4})
-            elif self.path.split("?")[0] == "/v1/messages":
+            elif path == "/v1/messages":
                 self._play(turn, body, len(raw) // 4)
             else:
                 self._send_json(404, Fault(404, message=f"no route {self.path}").body())

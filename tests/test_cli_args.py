@@ -62,7 +62,7 @@ def test_every_flag_the_sdk_writes_parses(tmp_path) -> None:
     assert args.debug_to_stderr
     options = resolve_options(args, Settings(), {})
     assert options.controls.effort == "high" and options.controls.adaptive_thinking
-    assert options.fallback_models == ("claude-haiku-4-5",)
+    assert options.fallback_models == ("claude-haiku-5-5",)
 
 
 def test_the_other_forms_the_sdk_writes() -> None:

@@ -50,17 +50,26 @@ class Built:
 
 
 def main_spec(session: Session, tool_names: Sequence[str], *,
-              plan_file: Path | None = None) -> AgentSpec:
-    """The spec of the session's main agent: the full system prompt with CLAUDE.md (and,
-    when the session starts in plan mode, what plan mode asks and where the plan goes)."""
+              plan_file: Path | None = None, warnings: list[str] | None = None) -> AgentSpec:
+    """The spec of the session's main agent: the full system prompt with CLAUDE.md and
+    the output style the settings name (and, when the session starts in plan mode, what
+    plan mode asks and where the plan goes). Problems go to `warnings`."""
     from cc.core.news import Source
     from cc.memory.auto_memory import load_index
     from cc.memory.claude_md import load_claude_md, render_claude_md
     from cc.prompts.builder import build_system_prompt, environment_for
+    from cc.prompts.output_styles import resolve_style
 
     options = session.options
+    style, problems = resolve_style(session.settings.get("outputStyle"), session.cwd,
+                                    session.config_dir)
+    if warnings is not None:
+        warnings += problems
+    if options.system_prompt is None:
+        session.output_style = style.name
     claude_md = None if options.system_prompt is not None else render_claude_md(
-        load_claude_md(session.cwd, session.config_dir)
+        load_claude_md(session.cwd, session.config_dir,
+                       session.settings.get("claudeMdExcludes"))
     )
     memory = session.memory_dir
     system = build_system_prompt(
@@ -72,6 +81,9 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         override=options.system_prompt,
         append=options.append_system_prompt,
         commit_trailer=options.commit_trailer,
+        pr_trailer=options.pr_trailer,
+        language=options.language,
+        output_style=style,
     )
     if options.coordinator and options.system_prompt is None:
         from cc.prompts import load_text
@@ -139,7 +151,7 @@ async def build_main(session: Session, extra_tools: Sequence[Tool] = ()) -> Buil
         registry = _offered(registry.entries(), COORDINATOR_TOOLS, permissions)
     spec = main_spec(session, [e.name for e in registry.entries()
                                if not (search and e.deferred and "ToolSearch" in registry)],
-                     plan_file=permissions.plan_file)
+                     plan_file=permissions.plan_file, warnings=warnings)
     return await build_engine(spec, session, permissions=permissions, registry=registry,
                               warnings=warnings)
 
@@ -246,6 +258,8 @@ async def build_engine(
         hooks.agent_transcript_path = str(spec.transcript) if spec.transcript else None
     executor = ToolExecutor(registry, ctx, permissions=spec.gate or checker,
                             hooks=hooks if hooks is not None else NoHooks())
+    if parent is not None and not spec.internal:  # its edits rewind with its session's
+        executor.checkpoints = parent.executor.checkpoints
     client = parent.client if parent is not None else session.client
     # A sub-agent's refusals are its session's: one log, the main agent's.
     denials = parent.denials if parent is not None and not spec.internal else None
@@ -452,8 +466,7 @@ def _effort(engine: QueryEngine) -> str | None:
     """The effort the engine's requests carry (hooks' `effort.level`), if its model takes one."""
     from cc.models.catalog import model_info
 
-    effort = engine.config.controls.effort
-    return effort if effort is not None and model_info(engine.model).effort else None
+    return engine.config.controls.effort_for(model_info(engine.model))
 
 
 def _tool_search(session: Session) -> bool:

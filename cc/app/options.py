@@ -15,15 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.cli_args import split_tool_list
+from cc.config.attribution import COMMIT_TRAILER, PR_TRAILER, attribution_from
 from cc.config.env import truthy
 from cc.core.controls import RequestControls
 from cc.errors import UsageError
 
 if TYPE_CHECKING:
     from cc.config.settings import Settings
-
-#: What commits written in a session end with (settings `includeCoAuthoredBy`).
-COMMIT_TRAILER = "Co-Authored-By: Claude <noreply@anthropic.com>"
 
 
 COORDINATOR_ENV = "CLAUDE_CODE_COORDINATOR_MODE"
@@ -53,7 +51,11 @@ class SessionOptions:
     #: `--system-prompt`/`--system-prompt-file`: replaces the built-in prompt.
     system_prompt: str | None = None
     append_system_prompt: str | None = None
+    #: What commits and pull request descriptions end with (settings `attribution`).
     commit_trailer: str | None = COMMIT_TRAILER
+    pr_trailer: str | None = PR_TRAILER
+    #: The language replies are in (settings `language`); None: the user's own.
+    language: str | None = None
     #: `--session-id`, validated.
     session_id: str | None = None
     #: `--agents`: custom sub-agents as a JSON object (its entries are checked when loaded).
@@ -108,6 +110,8 @@ def resolve_options(
     if args.tools is not None and args.tools.strip().lower() != "default":
         tools = tuple(split_tool_list(args.tools))
     warnings: list[str] = []
+    trailers, problems = attribution_from(settings.merged)
+    warnings += problems
     return SessionOptions(
         model=_model(args, settings, env),
         permission_mode=_permission_mode(args, settings),
@@ -115,7 +119,7 @@ def resolve_options(
         max_budget_usd=args.max_budget_usd,
         fallback_models=_fallback_models(args.fallback_model),
         thinking_budget=_thinking_budget(args, settings, env),
-        controls=_controls(args, warnings),
+        controls=_controls(args, settings, env, warnings),
         max_output_tokens=_max_output_tokens(env),
         allowed_tools=tuple(split_tool_list(args.allowed_tools)),
         disallowed_tools=tuple(split_tool_list(args.disallowed_tools)),
@@ -123,7 +127,9 @@ def resolve_options(
         tools=tools,
         system_prompt=override,
         append_system_prompt=append,
-        commit_trailer=COMMIT_TRAILER if settings.get("includeCoAuthoredBy", True) else None,
+        commit_trailer=trailers.commit,
+        pr_trailer=trailers.pr,
+        language=_language(settings, warnings),
         session_id=valid_uuid(args.session_id) if args.session_id else None,
         agents_json=_agents_json(args.agents),
         coordinator=truthy(env.get(COORDINATOR_ENV)),
@@ -145,6 +151,14 @@ def _model(args: argparse.Namespace, settings: Settings, env: Mapping[str, str])
 
     chosen = args.model or env.get("ANTHROPIC_MODEL") or settings.get("model")
     return resolve_model(str(chosen or DEFAULT_MODEL))
+
+
+def _language(settings: Settings, warnings: list[str]) -> str | None:
+    value = settings.get("language")
+    if value is None or (isinstance(value, str) and value.strip()):
+        return value.strip() if isinstance(value, str) else None
+    warnings.append(f"language must be the name of a language, not {value!r}; ignored")
+    return None
 
 
 def _fallback_models(value: str | None) -> tuple[str, ...]:
@@ -169,18 +183,22 @@ def _thinking_budget(args: argparse.Namespace, settings: Settings,
             return int(raw) if int(raw) > 0 else None
         except ValueError:
             raise UsageError(f"MAX_THINKING_TOKENS must be a number, not {raw!r}") from None
-    if settings.get("alwaysThinkingEnabled") is True:
-        return 31_999
     return None
 
 
-def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
-    """What the thinking, effort, task budget and beta flags ask of every request."""
+def _controls(args: argparse.Namespace, settings: Settings, env: Mapping[str, str],
+              warnings: list[str]) -> RequestControls:
+    """What the thinking, effort, task budget and beta flags (and the settings and
+    environment behind them) ask of every request of the conversation. Thinking is on
+    unless turned off; print mode's text and json output, which show no thinking, ask
+    for none of its text back."""
     from cc.core.controls import ALLOWED_BETAS, EFFORT_LEVELS
 
-    effort = args.effort
+    effort, source = args.effort, "--effort"
+    if effort is None and settings.get("effortLevel") is not None:
+        effort, source = settings.get("effortLevel"), "effortLevel"
     if effort is not None and effort not in EFFORT_LEVELS:
-        warnings.append(f"--effort {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
+        warnings.append(f"{source} {effort!r} is not one of {', '.join(EFFORT_LEVELS)}; "
                         "the model's default effort is used")
         effort = None
     betas = []
@@ -190,10 +208,15 @@ def _controls(args: argparse.Namespace, warnings: list[str]) -> RequestControls:
         else:
             warnings.append(f"--betas {beta!r} is not sent: the betas that may be added "
                             f"are {', '.join(ALLOWED_BETAS)}")
-    adaptive = args.thinking in ("adaptive", "enabled") and args.max_thinking_tokens is None
-    return RequestControls(adaptive_thinking=adaptive, thinking_display=args.thinking_display,
-                           effort=effort, task_budget=args.task_budget,
-                           betas=tuple(dict.fromkeys(betas)))
+    off = (args.thinking == "disabled" or args.max_thinking_tokens is not None
+           or (env.get("MAX_THINKING_TOKENS") or "").strip() == "0")
+    display = args.thinking_display
+    if display is None and args.print_mode and args.output_format in ("text", "json"):
+        display = "omitted"
+    return RequestControls(adaptive_thinking=not off,
+                           budget_fallback=settings.get("alwaysThinkingEnabled") is not False,
+                           thinking_display=display, effort=str(effort) if effort else None,
+                           task_budget=args.task_budget, betas=tuple(dict.fromkeys(betas)))
 
 
 def _plugin_dirs(dirs: list[str], warnings: list[str]) -> tuple[str, ...]:

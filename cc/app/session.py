@@ -98,6 +98,9 @@ class Session:
         #: `--session-mirror`: told of every line the session's transcripts get (set
         #: before `open()`).
         self.transcript_mirror: TranscriptMirror | None = None
+        #: The output style of the main agent's prompt (`main_spec` sets it, /clear
+        #: may change it).
+        self.output_style = "default"
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -128,7 +131,7 @@ class Session:
         if self._client is None:
             from cc.core.client import ModelClient
 
-            self._client = ModelClient(self.credentials)
+            self._client = ModelClient(self.credentials, config_dir=self.config_dir)
             self.supervisor.on_close(self._client.close)
         return self._client
 

@@ -13,19 +13,22 @@ from typing import TYPE_CHECKING, Any
 
 from cc import __version__
 from cc.commands.agents_view import agents_command
+from cc.commands.config_edit import config_command
 from cc.commands.context import CommandContext, CommandResult
 from cc.commands.context_view import context_command
 from cc.commands.info import (
-    config_command,
     hooks_command,
     permissions_command,
     status_command,
 )
 from cc.commands.mcp_view import mcp_command
+from cc.commands.output_style import output_style_command, restyle
 from cc.commands.registry import BuiltinCommand
+from cc.commands.rewind import rewind_command
 from cc.commands.sandbox_view import sandbox_command
 from cc.commands.sessions import memory_command, resume_command
 from cc.commands.skills_view import skills_command
+from cc.commands.statusline import statusline_command
 from cc.commands.team_view import team_command
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import UserMessage
@@ -67,6 +70,7 @@ def _usage(name: str, hint: str | None) -> str:
 async def clear_command(ctx: CommandContext, args: str) -> CommandResult:
     """A new conversation under a new session id; SessionEnd/SessionStart hooks say "clear"."""
     await ctx.engine.end_session("clear")
+    restyle(ctx)  # a new conversation takes the output style chosen since
     ctx.engine.clear()
     ctx.say("Started a new conversation.", style="dim")
     for note in await ctx.engine.start_session("clear"):
@@ -166,7 +170,8 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("model", "Show or set the model", model_command, argument_hint="[name]"),
     BuiltinCommand("cost", "Tokens and cost of this session", cost_command),
     BuiltinCommand("status", "Version, model, session, permission mode, API key", status_command),
-    BuiltinCommand("config", "Show the merged settings", config_command),
+    BuiltinCommand("config", "Show the settings, or set one (/config set <key> <value>)",
+                   config_command, argument_hint="[set <key> <value>]"),
     BuiltinCommand("permissions", "List permission rules", permissions_command),
     BuiltinCommand("hooks", "List configured hooks", hooks_command),
     BuiltinCommand("sandbox", "Show the Bash sandbox's state", sandbox_command),
@@ -183,5 +188,11 @@ BUILTINS: tuple[BuiltinCommand, ...] = (
     BuiltinCommand("init", "Write a CLAUDE.md for this repository", init_command),
     BuiltinCommand("resume", "Resume an earlier conversation", resume_command,
                    argument_hint="[session id]"),
+    BuiltinCommand("output-style", "Show or choose the output style", output_style_command,
+                   argument_hint="[name]"),
+    BuiltinCommand("statusline", "Set up the status line under the prompt",
+                   statusline_command, argument_hint="[what to show]"),
+    BuiltinCommand("rewind", "Restore the code and/or conversation to before an earlier prompt",
+                   rewind_command, aliases=("checkpoint", "undo")),
     BuiltinCommand("exit", "Leave cc", exit_command, aliases=("quit",)),
 )

@@ -75,6 +75,8 @@ class CommandResult:
     exit: bool = False
     #: Clear the terminal before the command's output is shown (/clear).
     clear_screen: bool = False
+    #: Text to put in the input box, to edit and send again (/rewind's prompt).
+    prefill: str | None = None
 
 
 @dataclass

@@ -18,13 +18,17 @@ The SDK's own retries are off: `cc.core.retry` is the one place that retries.
 from __future__ import annotations
 
 import functools
+import json
+import logging
 import os
 import threading
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.core.controls import RequestControls
+from cc.core.controls import CONTEXT_1M_BETA, TOOL_SEARCH_BETA, RequestControls
+from cc.core.dialect import FULL, PLAIN, Dialect, dialect_for, refuses_extensions
 from cc.core.events import BlockComplete, StreamEvent, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError, StreamBrokenError
 from cc.models.catalog import ONE_MILLION_SUFFIX, model_info
@@ -48,6 +52,7 @@ NOT_LOGGED_IN = (
 #: A non-streaming call may take long; the SDK refuses big ones unless told a timeout.
 NON_STREAMING_TIMEOUT_S = 600.0
 _prefetch: threading.Thread | None = None
+log = logging.getLogger(__name__)
 
 
 def prefetch_sdk() -> None:
@@ -109,12 +114,6 @@ def run_api_key_helper(command: str, timeout: float = 10.0) -> tuple[str | None,
     return key, None
 
 
-#: The beta header that opens the 1M-token context window.
-CONTEXT_1M_BETA = "context-1m-2025-08-07"
-#: What `defer_loading` tools and `tool_reference` blocks need.
-TOOL_SEARCH_BETA = "advanced-tool-use-2025-11-20"
-
-
 @dataclass
 class ModelRequest:
     model: str
@@ -129,18 +128,25 @@ class ModelRequest:
     headers: dict[str, str] = field(default_factory=dict)
     #: Thinking mode, effort, task budget, betas (`cc.core.controls`).
     controls: RequestControls = field(default_factory=RequestControls)
+    #: The session the request is part of (`metadata.user_id` names it).
+    session_id: str | None = None
 
-    def to_params(self) -> dict[str, Any]:
+    def to_params(self, dialect: Dialect = FULL) -> dict[str, Any]:
         model, headers = self.model, dict(self.headers)
         info = model_info(model)
         betas = [b for b in headers.pop("anthropic-beta", "").split(",") if b]
-        if model.lower().endswith(ONE_MILLION_SUFFIX):
-            # Claude Code's spelling of the 1M window: the id without it, and the beta.
+        one_million = model.lower().endswith(ONE_MILLION_SUFFIX)
+        if one_million:  # Claude Code's spelling of the 1M window: the id without it
             model = model[: -len(ONE_MILLION_SUFFIX)]
-            betas.append(CONTEXT_1M_BETA)
-        if any(t.get("defer_loading") for t in self.tools):  # deferred tools need it
-            betas.append(TOOL_SEARCH_BETA)
-        betas += self.controls.beta_headers(info)
+        thinking = self.controls.thinking(info, self.max_tokens, self.thinking_budget, dialect)
+        betas += self.controls.beta_headers(info, thinking=thinking is not None,
+                                            dialect=dialect)
+        if one_million and model_info(model).context_window < 1_000_000:
+            betas.append(CONTEXT_1M_BETA)  # (a model with 1M of its own needs none)
+        if not dialect.betas:
+            betas = []
+        if any(t.get("defer_loading") for t in self.tools):
+            betas.append(TOOL_SEARCH_BETA)  # deferred tools need it, whoever serves them
         if betas:
             headers["anthropic-beta"] = ",".join(dict.fromkeys(betas))
         params: dict[str, Any] = {
@@ -155,12 +161,15 @@ class ModelRequest:
             params["tools"] = self.tools
         if self.tool_choice is not None:
             params["tool_choice"] = self.tool_choice
-        thinking = self.controls.thinking(info, self.max_tokens, self.thinking_budget)
         if thinking is not None:
             params["thinking"] = thinking
-        output_config = self.controls.output_config(info)
+        managed = self.controls.context_management(thinking=thinking is not None,
+                                                   dialect=dialect)
+        if managed is not None:
+            params["context_management"] = managed
+        output_config = self.controls.output_config(info, dialect)
         if output_config:
-            params["output_config"] = {**params.get("output_config", {}), **output_config}
+            params["output_config"] = output_config
         if headers:
             params["extra_headers"] = headers
         return params
@@ -196,7 +205,8 @@ def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, An
 
 
 #: Params the SDK's per-request transform would walk (they are already in wire format).
-_WIRE_READY = ("messages", "system", "tools", "thinking", "output_config")
+_WIRE_READY = ("messages", "system", "tools", "thinking", "output_config",
+               "context_management", "metadata")
 
 
 def sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:
@@ -213,12 +223,37 @@ def sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:
     return named
 
 
-class ModelClient:
-    """Streams one assistant message. Errors propagate raw; `retry` classifies them."""
+def client_headers(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The headers of every request: who sends it, and ANTHROPIC_CUSTOM_HEADERS (one
+    `Name: value` per line)."""
+    from cc import __version__
 
-    def __init__(self, credentials: Credentials) -> None:
+    env = dict(os.environ) if env is None else env
+    entrypoint = env.get("CLAUDE_CODE_ENTRYPOINT") or "cli"
+    headers = {"x-app": "cli", "user-agent": f"cc/{__version__} (external, {entrypoint})"}
+    for line in (env.get("ANTHROPIC_CUSTOM_HEADERS") or "").splitlines():
+        name, sep, value = line.partition(":")
+        if sep and name.strip():
+            headers[name.strip()] = value.strip()
+    return headers
+
+
+class ModelClient:
+    """Streams one assistant message. Errors propagate raw; `retry` classifies them.
+
+    Every request carries `x-app: cli`, a user agent naming cc, ANTHROPIC_CUSTOM_HEADERS
+    and `metadata.user_id` (this device and the request's session, as Claude Code
+    spells it). What it sends beyond the API's core follows `dialect`, which drops to
+    PLAIN for good the first time the endpoint refuses an extension (`cc.core.dialect`).
+    """
+
+    def __init__(self, credentials: Credentials, *, config_dir: Path | None = None,
+                 dialect: Dialect | None = None) -> None:
         self._credentials = credentials
         self._sdk: anthropic.AsyncAnthropic | None = None
+        self._config_dir = config_dir
+        self._device: str | None = None
+        self.dialect = dialect_for(credentials.base_url) if dialect is None else dialect
 
     def _client(self) -> anthropic.AsyncAnthropic:
         if self._sdk is None:
@@ -232,8 +267,35 @@ class ModelClient:
                 auth_token=creds.auth_token,
                 base_url=creds.base_url,
                 max_retries=0,
+                default_headers=client_headers(),
             )
         return self._sdk
+
+    def _params(self, request: ModelRequest, dialect: Dialect) -> dict[str, Any]:
+        params = request.to_params(dialect)
+        if request.session_id is not None:
+            if self._device is None:
+                from cc.config.device import device_id
+
+                self._device = device_id(self._config_dir) if self._config_dir else ""
+            params["metadata"] = {"user_id": json.dumps(
+                {"device_id": self._device, "account_uuid": "",
+                 "session_id": request.session_id}, separators=(",", ":"))}
+        return sdk_arguments(params)
+
+    def _refused(self, exc: Exception, dialect: Dialect, yielded: bool) -> bool:
+        """Whether `exc` says the endpoint does not take what `dialect` sent (then the
+        client keeps to PLAIN and the request goes again)."""
+        import anthropic
+
+        if yielded or dialect is PLAIN or not isinstance(exc, anthropic.BadRequestError):
+            return False
+        if not refuses_extensions(exc.status_code, str(exc)):
+            return False
+        log.warning("the endpoint refused an Anthropic extension (%s); sending plain "
+                    "Messages API requests from now on", str(exc)[:200])
+        self.dialect = PLAIN
+        return True
 
     @property
     def endpoint(self) -> str:
@@ -245,14 +307,28 @@ class ModelClient:
         StreamEvent | TextDelta | ThinkingStarted | BlockComplete | AssistantMessage
     ]:
         """Events while the message streams, then the finished AssistantMessage."""
-        if not streaming:
-            async for item in self._whole(request):
-                yield item
-            return
+        while True:
+            dialect, yielded = self.dialect, False
+            try:
+                attempt = (self._streamed(request, dialect) if streaming
+                           else self._whole(request, dialect))
+                async for item in attempt:
+                    yielded = True
+                    yield item
+                return
+            except Exception as exc:  # noqa: BLE001 - only a refused extension is ours
+                if not self._refused(exc, dialect, yielded):
+                    raise
+
+    async def _streamed(
+        self, request: ModelRequest, dialect: Dialect
+    ) -> AsyncIterator[
+        StreamEvent | TextDelta | ThinkingStarted | BlockComplete | AssistantMessage
+    ]:
         import anthropic
 
         client = self._client()
-        async with client.messages.stream(**sdk_arguments(request.to_params())) as stream:
+        async with client.messages.stream(**self._params(request, dialect)) as stream:
             open_blocks: set[int] = set()
             ended = False
             #: A finished tool_use, announced once the model has moved past it.
@@ -299,7 +375,7 @@ class ModelClient:
         yield _assistant(final)
 
     async def _whole(
-        self, request: ModelRequest
+        self, request: ModelRequest, dialect: Dialect
     ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
         """The same call without streaming: the message arrives whole, then is replayed."""
         import anthropic
@@ -307,7 +383,7 @@ class ModelClient:
         client = self._client()
         try:
             final = await client.messages.create(
-                **sdk_arguments(request.to_params()), timeout=NON_STREAMING_TIMEOUT_S
+                **self._params(request, dialect), timeout=NON_STREAMING_TIMEOUT_S
             )
         except (anthropic.APIStatusError, anthropic.APIConnectionError):
             raise

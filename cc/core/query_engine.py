@@ -5,7 +5,7 @@ permission and hook gates, usage, and one news queue. Two entries:
   submit(text)             a prompt: UserPromptSubmit hooks, then a turn
   run_turn()               a turn on the conversation as it is (news, a resumed run)
 Named operations change the conversation otherwise: `compact()`, `replace_messages()`
-(resume), `clear()`.
+(resume), `clear()`, `rewind_to()` (back to before a prompt).
 """
 
 from __future__ import annotations
@@ -51,12 +51,15 @@ if TYPE_CHECKING:
     from cc.core.client import ModelRequest
     from cc.core.events import AgentInfo
     from cc.core.news import NewsSource
+    from cc.core.pipeline.checkpoints import Checkpoints
     from cc.hooks.runner import HookOutcome, HookRunner
     from cc.models.messages import AssistantMessage
     from cc.permissions.ask import UserChannel
     from cc.tools.services import AgentServices
 
 INTERRUPTED_TEXT = "[Request interrupted by user]"
+#: (session id, its transcript) -> the checkpoints of that session (None: untracked).
+CheckpointFactory = Callable[[str, "TranscriptSink | None"], "Checkpoints | None"]
 
 
 class TranscriptSink(Protocol):
@@ -69,6 +72,10 @@ class TranscriptSink(Protocol):
     def record_tool_result(self, user_line: UserMessage) -> None: ...
 
     def lines_of(self, messages: Iterable[Message]) -> list[str]: ...
+
+    def branch_from(self, messages: Sequence[Message]) -> None:
+        """The next line hangs off the last line of `messages` (a rewind's cut)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -139,6 +146,9 @@ class QueryEngine:
         #: to start a new one for a new session id (after /clear).
         self.transcript: TranscriptSink | None = None
         self.transcript_factory: Callable[[str], TranscriptSink] | None = None
+        #: The checkpoints of the session a transcript belongs to (its file history),
+        #: made each time the transcript changes (None: files are not tracked).
+        self.checkpoint_factory: CheckpointFactory | None = None
         #: Problems saving the transcript, for the UI to show once.
         self.warnings: list[str] = []
         #: The client and sandbox belong to someone else (the session), who closes them.
@@ -202,6 +212,13 @@ class QueryEngine:
     def permission_mode(self) -> str:
         """The mode of the permission checker, its one owner."""
         return str(getattr(self.executor.permissions, "mode", "default"))
+
+    def _request_headers(self) -> dict[str, str]:
+        """What every request of this agent carries: its session, and a sub-agent's id."""
+        headers = {"x-claude-code-session-id": self.session_id}
+        if self.agent:
+            headers["x-claude-code-agent-id"] = self.agent.agent_id
+        return headers
 
     def use_channel(self, channel: UserChannel) -> None:
         """Who answers this engine's questions from now on; each ask becomes an event
@@ -315,9 +332,41 @@ class QueryEngine:
         else:
             self.messages.append(message)
         self.save()
+        notice = await self._checkpoint(message.uuid)
+        if notice is not None:
+            yield notice
         yield UserEvent(message)
         async for event in self.run_turn():
             yield event
+
+    @property
+    def checkpoints(self) -> Checkpoints | None:
+        """Where this conversation's file changes are backed up (`cc.core.pipeline`)."""
+        return self.executor.checkpoints
+
+    async def _checkpoint(self, message_id: str) -> Notice | None:
+        """A checkpoint for a prompt of the session's own (an agent's changes join the
+        checkpoint of the prompt its session is in)."""
+        if self.executor.checkpoints is None or self.agent is not None:
+            return None
+        try:
+            await self.executor.checkpoints.before_prompt(message_id)
+        except OSError as exc:
+            return Notice(f"Could not save a checkpoint for this prompt "
+                          f"({exc.strerror or exc}); it cannot be rewound to.", level="warning")
+        return None
+
+    def rewind_to(self, message_id: str) -> UserMessage | None:
+        """The conversation goes back to just before the prompt `message_id`, which is
+        returned (None: no such message, and nothing changes). The transcript's next
+        line hangs off the last message kept, so a resume sees the cut."""
+        for i, message in enumerate(self.messages):
+            if message.uuid == message_id and isinstance(message, UserMessage):
+                del self.messages[i:]
+                if self.transcript is not None:
+                    self.transcript.branch_from(self.messages)
+                return message
+        return None
 
     async def run_turn(self) -> AsyncIterator[Event]:
         async for event in self._drive(self.messages):
@@ -340,12 +389,14 @@ class QueryEngine:
             notifications=self.news.drain,
             hooks=self.hooks,
             warned_block_types=self._warned_block_types,
-            headers={"x-claude-code-agent-id": self.agent.agent_id} if self.agent else {},
+            headers=self._request_headers(),
             context=self.compactor,
             end_requested=self._take_end_request,
             structured_output=self.config.structured_output,
             budget=self._budget(),
             fallback_models=self.config.fallback_models,
+            session_id=self.session_id,
+            mode=lambda: self.permission_mode,
         )
         seen_denials = len(self.denials)
         request_started: float | None = None
@@ -523,6 +574,8 @@ class QueryEngine:
         if self.transcript is not None and self.transcript is not writer:
             self.transcript.close()
         self.transcript = writer
+        if self.checkpoint_factory is not None:
+            self.executor.checkpoints = self.checkpoint_factory(self.config.session_id, writer)
         if self.hooks is not None:
             self.hooks.session_id = self.config.session_id
             if self.agent is None:

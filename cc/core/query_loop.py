@@ -55,7 +55,7 @@ from cc.core.pipeline.streaming import StreamingToolExecutor
 from cc.core.retry import stream_with_retries
 from cc.core.structured_answer import after_results, ask_for_call
 from cc.errors import ModelCallError, PromptTooLongError
-from cc.models.catalog import model_info
+from cc.models.catalog import model_for_mode, model_info
 from cc.models.content_blocks import (
     ContentBlock,
     OpaqueBlock,
@@ -76,7 +76,8 @@ from cc.prompts import load_text
 from cc.prompts.builder import PromptSection
 from cc.tools.base import ToolResult
 
-DEFAULT_MAX_OUTPUT = 16_384
+#: A configured cap (CLAUDE_CODE_MAX_OUTPUT_TOKENS) is raised to this after a max_tokens
+#: stop; unconfigured, a request asks for the model's whole cap, as Claude Code's do.
 ESCALATED_MAX_OUTPUT = 65_536
 MAX_TOKENS_RECOVERIES = 3
 
@@ -176,12 +177,16 @@ class LoopDeps:
     budget: Budget | None = None
     #: `--fallback-model`: where a turn goes when its model is busy or missing.
     fallback_models: tuple[str, ...] = ()
+    #: The session the requests belong to (their metadata names it).
+    session_id: str | None = None
+    #: The permission mode now (`opusplan` asks Opus in plan mode, Sonnet otherwise).
+    mode: Callable[[], str] | None = None
 
 
 def output_caps(model: str, configured: int | None) -> tuple[int, int]:
     """(first cap, escalated cap) for `model`."""
     ceiling = model_info(model).max_output_tokens
-    first = min(configured or DEFAULT_MAX_OUTPUT, ceiling)
+    first = min(configured or ceiling, ceiling)
     return first, max(first, min(ESCALATED_MAX_OUTPUT, ceiling))
 
 
@@ -515,17 +520,19 @@ def _prepare(
     api_messages = without_references(api_messages, keep=frozenset(
         t["name"] for t in tools if t.get("defer_loading")) if deps.tool_references
         else frozenset())
+    model = model_for_mode(state.model, deps.mode() if deps.mode is not None else None)
     return ModelRequest(
-        model=state.model,
+        model=model,
         # (a fallback model may have a lower ceiling than the turn's first)
         max_tokens=min(state.max_output_tokens or first_cap,
-                       model_info(state.model).max_output_tokens),
+                       model_info(model).max_output_tokens),
         system=deps.system,
         messages=api_messages,
         tools=tools,
         thinking_budget=deps.thinking_budget,
         headers=deps.headers,
         controls=deps.controls,
+        session_id=deps.session_id,
     )
 
 

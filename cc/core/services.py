@@ -95,7 +95,8 @@ class _SideQuery:
             model=engine.model, max_tokens=cap,
             system=[PromptSection("side", system, cacheable=False)] if system else [],
             messages=[{"role": "user", "content": prompt}], tools=list(server_tools),
-            tool_choice=tool_choice,
+            tool_choice=tool_choice, headers={"x-claude-code-session-id": engine.session_id},
+            session_id=engine.session_id,
         )
         answer = await engine.ask(request)
         if answer is None:

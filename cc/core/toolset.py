@@ -10,9 +10,10 @@ system reminder. The loaded set is conversation state: the tools named by the
 compaction carried over (`CompactBoundaryMessage.loaded_tools`). So it survives `-c`
 and `-r`, and a fork's loads stay in the fork.
 
-Tool search is on for Anthropic's API and off for another endpoint, whose proxy may
-not know `defer_loading` or `tool_reference` blocks (`ENABLE_TOOL_SEARCH=true` turns it
-on there, `false` off everywhere): then every definition goes in full, as always.
+Tool search is on where the endpoint takes Claude Code's experimental betas (Anthropic's
+API, unless CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS; `cc.core.dialect`) and off for another, whose proxy may not know `defer_loading` or `tool_reference`
+blocks (`ENABLE_TOOL_SEARCH=true` turns it on there, `false` off everywhere): then every
+definition goes in full, as always.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
 
 from cc.config.env import truthy
 from cc.models.content_blocks import TextBlock, ToolResultBlock
@@ -51,8 +51,9 @@ def tool_search_enabled(env: Mapping[str, str], base_url: str | None) -> bool:
         return False
     if truthy(value):
         return True
-    host = (urlsplit(base_url).hostname or "") if base_url else "api.anthropic.com"
-    return host == "anthropic.com" or host.endswith(".anthropic.com")
+    from cc.core.dialect import dialect_for
+
+    return dialect_for(base_url, env).experimental
 
 
 class Toolset:

@@ -130,18 +130,28 @@ def _listing(m: Mention) -> str:
     return f"Contents of the folder {m.raw.rstrip('/')}/:\n{body}{more}"
 
 
-def project_files(cwd: Path, limit: int = 5000) -> list[str]:
-    """Paths under `cwd`, relative and "/"-separated, folders ending in "/" (for completion)."""
-    return list(_walk(cwd, limit))
+def project_files(cwd: Path, limit: int = 5000, *, respect_gitignore: bool = True) -> list[str]:
+    """Paths under `cwd`, relative and "/"-separated, folders ending in "/" (for completion);
+    what the `.gitignore` files met on the way ignore is left out unless
+    `respect_gitignore` (settings `respectGitignore`) is False."""
+    return list(_walk(cwd, limit, respect_gitignore))
 
 
-def _walk(cwd: Path, limit: int) -> Iterator[str]:
+def _walk(cwd: Path, limit: int, respect_gitignore: bool) -> Iterator[str]:
+    from cc.tools.search_fallback import GitIgnores
+
+    ignores = GitIgnores()
     count = 0
     for root, dirs, files in os.walk(cwd):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
         rel = os.path.relpath(root, cwd)
         prefix = "" if rel == "." else rel.replace(os.sep, "/") + "/"
-        for name in [d + "/" for d in dirs] + sorted(files):
+        if respect_gitignore:
+            ignores.load(prefix.rstrip("/"), Path(root))
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS
+                         and not (respect_gitignore and ignores.ignored(prefix + d, True)))
+        kept = [f for f in sorted(files)
+                if not (respect_gitignore and ignores.ignored(prefix + f, False))]
+        for name in [d + "/" for d in dirs] + kept:
             yield prefix + name
             count += 1
             if count >= limit:

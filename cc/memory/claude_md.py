@@ -3,6 +3,13 @@
 Load order runs broad to specific and everything found is concatenated:
 `<config>/CLAUDE.md` (user), then for each folder from the filesystem root down to the cwd
 its `CLAUDE.md` and `.claude/CLAUDE.md` (project) and `CLAUDE.local.md` (local).
+
+`AGENTS.md`, which other coding agents read, stands in for them: when the walk finds no
+project or local file, each folder's `AGENTS.md` is read as its project instructions
+(Claude Code 2.1.332 does the same: one CLAUDE.md anywhere on the walk, or a
+CLAUDE.local.md, and no AGENTS.md is read; the user's own file does not count).
+`claudeMdExcludes` patterns (`cc.memory.excludes`) drop files before that decision, so
+excluding a CLAUDE.md lets the AGENTS.md beside it in.
 """
 
 from __future__ import annotations
@@ -13,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
+
+from cc.memory.excludes import Excludes
 
 Scope = Literal["user", "project", "local"]
 
@@ -38,28 +47,38 @@ class MemoryFile:
     content: str  # comments stripped, imports expanded
 
 
-def load_claude_md(cwd: Path, config_dir: Path) -> list[MemoryFile]:
-    """Every readable CLAUDE.md that applies to `cwd`, broad to specific."""
+def load_claude_md(cwd: Path, config_dir: Path, excludes: object = None) -> list[MemoryFile]:
+    """Every readable CLAUDE.md (or AGENTS.md, failing those) that applies to `cwd`,
+    broad to specific, less those `excludes` (settings `claudeMdExcludes`) names."""
     cwd = cwd.absolute()
+    folders = list(reversed((cwd, *cwd.parents)))
     candidates: list[tuple[Path, Scope]] = [(config_dir.absolute() / "CLAUDE.md", "user")]
-    for folder in reversed((cwd, *cwd.parents)):
-        candidates += [
-            (folder / "CLAUDE.md", "project"),
-            (folder / ".claude" / "CLAUDE.md", "project"),
-            (folder / "CLAUDE.local.md", "local"),
-        ]
+    for folder in folders:
+        candidates.append((folder / "CLAUDE.md", "project"))
+        candidates.append((folder / ".claude" / "CLAUDE.md", "project"))
+        candidates.append((folder / "CLAUDE.local.md", "local"))
+    skip = Excludes(excludes)
     files: list[MemoryFile] = []
     seen: set[Path] = set()
+    _collect(candidates, files, seen, skip)
+    if all(f.scope == "user" for f in files):
+        agents: list[tuple[Path, Scope]] = [(folder / "AGENTS.md", "project")
+                                            for folder in folders]
+        _collect(agents, files, seen, skip)
+    return files
+
+
+def _collect(candidates: Sequence[tuple[Path, Scope]], files: list[MemoryFile],
+             seen: set[Path], skip: Excludes) -> None:
     for path, scope in candidates:
         key = _resolve(path)
-        if key is None or key in seen:
+        if key is None or key in seen or (skip and skip.excludes(path, key)):
             continue
         text = _read(key)
         if text is None:
             continue
         seen.add(key)
         files.append(MemoryFile(path, scope, _expand(_strip_comments(text), (key,))))
-    return files
 
 
 def render_claude_md(files: Sequence[MemoryFile]) -> str | None:

@@ -2,8 +2,11 @@
 
 The prompt is a list of sections, not one string: the seven static sections come first and
 never change between requests or sessions (the cacheable prefix); the dynamic ones follow
-(environment, tools, memory index, CLAUDE.md), so CLAUDE.md lands last, where it weighs
-most. Section text lives in `cc/prompts/sections/*.md`; dynamic ones are `string.Template`
+(environment, language, output style, tools, memory index, CLAUDE.md), so CLAUDE.md
+lands last, where it weighs most. An output style (`with_output_style`) rewords the intro,
+may leave out the section on coding tasks, and adds its instructions after the
+environment; it and the language are the same on every turn, so the prompt stays
+byte-stable for the cache. Section text lives in `cc/prompts/sections/*.md`; dynamic ones are `string.Template`
 files, and a paragraph of a template whose placeholder has no value is left out.
 """
 
@@ -19,8 +22,12 @@ from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from string import Template
+from typing import TYPE_CHECKING
 
 from cc.prompts import load_text
+
+if TYPE_CHECKING:
+    from cc.prompts.output_styles import OutputStyle
 
 _STATIC_SECTIONS = (
     ("intro", "01_intro.md"),
@@ -79,12 +86,17 @@ def build_system_prompt(
     override: str | None = None,
     append: str | None = None,
     commit_trailer: str | None = None,
+    pr_trailer: str | None = None,
+    language: str | None = None,
+    output_style: OutputStyle | None = None,
 ) -> list[PromptSection]:
     """The system prompt as ordered sections.
 
     `override` (`--system-prompt`) replaces every default section, CLAUDE.md included;
-    `append` (`--append-system-prompt`) always comes last. `commit_trailer` (settings
-    `includeCoAuthoredBy`, on by default) is the line git commits should end with.
+    `append` (`--append-system-prompt`) always comes last. `commit_trailer` and
+    `pr_trailer` (settings `attribution`) are the lines git commits and pull request
+    descriptions should end with; `language` (settings `language`) the language of
+    the replies; `output_style` (settings `outputStyle`) how they are shaped.
     """
     if override is not None:
         sections = [PromptSection("override", override, cacheable=True)]
@@ -93,7 +105,9 @@ def build_system_prompt(
             PromptSection(name, _section_text(file), cacheable=True)
             for name, file in _STATIC_SECTIONS
         ]
-        sections.append(environment_section(env, commit_trailer))
+        sections.append(environment_section(env, commit_trailer, pr_trailer))
+        if language:
+            sections.append(_dynamic("language", "13_language.md", {"language": language}))
         sections.append(
             _dynamic(
                 "tools",
@@ -119,9 +133,36 @@ def build_system_prompt(
             sections.append(
                 _dynamic("claude_md", "11_claude_md.md", {"claude_md": claude_md.strip("\n")})
             )
+        if output_style is not None:
+            sections = with_output_style(sections, output_style)
     if append is not None:
         sections.append(PromptSection("append", append, cacheable=False))
     return sections
+
+
+def with_output_style(sections: Sequence[PromptSection],
+                      style: OutputStyle) -> list[PromptSection]:
+    """The same prompt under `style` (the default style: the usual prompt). A prompt
+    that `--system-prompt` replaced (no intro section) is left as it is."""
+    names = [s.name for s in sections]
+    if "intro" not in names:
+        return list(sections)
+    out = [s for s in sections if s.name not in ("output_style", "doing_tasks")]
+    intro = _section_text("01_intro.md")
+    if not style.is_default:
+        intro = _section_text("01_intro_styled.md") + "\n\n" + intro.split("\n\n", 1)[1]
+    out[names.index("intro")] = PromptSection("intro", intro, cacheable=True)
+    if style.keep_coding_instructions:
+        file = dict(_STATIC_SECTIONS)["doing_tasks"]
+        kept = [s.name for s in out]
+        at = kept.index("system" if "system" in kept else "intro") + 1
+        out.insert(at, PromptSection("doing_tasks", _section_text(file), cacheable=True))
+    if not style.is_default:
+        after = max((i for i, s in enumerate(out) if s.name in ("environment", "language")),
+                    default=len(out) - 1)
+        out.insert(after + 1, _dynamic("output_style", "12_output_style.md",
+                                       {"name": style.name, "prompt": style.prompt}))
+    return out
 
 
 def build_subagent_prompt(env: PromptEnv, agent_prompt: str) -> list[PromptSection]:
@@ -131,12 +172,14 @@ def build_subagent_prompt(env: PromptEnv, agent_prompt: str) -> list[PromptSecti
             environment_section(env, None)]
 
 
-def environment_section(env: PromptEnv, commit_trailer: str | None) -> PromptSection:
+def environment_section(env: PromptEnv, commit_trailer: str | None,
+                        pr_trailer: str | None = None) -> PromptSection:
     """The environment section; it says which model answers, and follows a change."""
-    values = {**_environment_values(env), "commit_trailer": commit_trailer}
+    values = {**_environment_values(env), "commit_trailer": commit_trailer,
+              "pr_trailer": pr_trailer}
     section = _dynamic("environment", "08_environment.md", values)
     return dataclasses.replace(section, for_model=lambda model: environment_section(
-        dataclasses.replace(env, model=model), commit_trailer))
+        dataclasses.replace(env, model=model), commit_trailer, pr_trailer))
 
 
 def with_model(sections: Sequence[PromptSection], model: str) -> list[PromptSection]:

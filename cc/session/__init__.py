@@ -11,4 +11,6 @@
 - resume: resume_writer (-c/-r, same file), fork_session (--fork-session, new id)
 - cleanup: cleanup_transcripts, start-up retention (`cleanupPeriodDays`)
 - history: the prompt history (`history.jsonl`)
+- file_history: checkpoints of the files tools change (`<config>/file-history/`);
+  rewind: back to before an earlier prompt (its code, its conversation, or both)
 """

@@ -41,6 +41,8 @@ class SessionChoice:
     drops_turn: str | None = None
     #: --session-mirror: told of every line the session's transcripts get.
     mirror: TranscriptMirror | None = None
+    #: Keep checkpoints of the files tools change (`cc.session.file_history`).
+    checkpoints: bool = False
 
 
 def attach_session(
@@ -68,6 +70,10 @@ def attach_session(
             raise UsageError(f"No conversation found with session ID: {choice.resume_id}")
 
     engine.use_transcript_factory(new_writer if choice.persist else None)
+    if choice.checkpoints:
+        from cc.session.file_history.wiring import checkpoint_factory
+
+        engine.checkpoint_factory = checkpoint_factory(config, cwd, _warn)
     if source is None:
         if choice.fixed_id and session_path(cwd, config, engine.session_id).exists():
             raise UsageError(f"Session ID {engine.session_id} is already in use")

@@ -2,8 +2,9 @@
 
 What goes: `<config>/projects/*/*.jsonl` whose mtime is older than the period, and each
 such session's own folder (`<project>/<session-id>/`: subagent transcripts, spilled tool
-results). What stays: the current session's transcript (`keep`), every project's
-`memory/` folder, and anything outside `projects/` (`history.jsonl` included).
+results) and its checkpoints (`<config>/file-history/<session-id>/`). What stays: the
+current session's transcript (`keep`), every project's `memory/` folder, and anything
+outside `projects/` and `file-history/` (`history.jsonl` included).
 `cleanupPeriodDays` must be an integer of at least 1 (Claude Code rejects 0 nowadays);
 anything else is ignored with a warning and the default applies.
 """
@@ -58,6 +59,7 @@ def cleanup_transcripts(
                 continue
             deleted += 1
             _remove_session_folder(project / transcript.stem, warnings)
+            _remove_session_folder(config / "file-history" / transcript.stem, warnings)
     return deleted, warnings
 
 

@@ -52,6 +52,7 @@ KNOWN_SKIPPED_TYPES = frozenset(
         "last-prompt",
         "permission-mode",
         "file-history-snapshot",
+        "file-history-delta",
         "queue-operation",
         "progress",
         "attachment",

@@ -151,6 +151,21 @@ class TranscriptWriter:
         line = {"type": "summary", "summary": summary, "leafUuid": self.last_uuid}
         self._write_lines([line])
 
+    def record_meta(self, lines: list[dict[str, Any]]) -> None:
+        """Write bookkeeping lines outside the chain as they are (file-history lines)."""
+        self._write_lines(lines)
+
+    def branch_from(self, messages: Sequence[Message]) -> None:
+        """The next line hangs off the last line on file of `messages` (none: it starts
+        the chain): a rewind cuts the conversation there, and a resume follows the new
+        branch once a line is written on it."""
+        for message in reversed(messages):
+            lines = [u for u in self._lines_of.get(message.uuid, ()) if u in self._on_file]
+            if lines:
+                self.last_uuid = lines[-1]
+                return
+        self.last_uuid = None
+
     def sync(self, messages: Iterable[Message]) -> None:
         """Record every message of `messages` not yet on file, in order."""
         for message in messages:

@@ -165,6 +165,11 @@ class Tool:
     def is_concurrency_safe(self, inp: ToolInput) -> bool:
         return self.is_read_only(inp)
 
+    def writes(self, inp: ToolInput) -> tuple[str, ...]:
+        """The files this call may change (as given, maybe relative), which the pipeline
+        backs up before it runs; a shell command's are not known, and not tracked."""
+        return ()
+
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         raise NotImplementedError
 

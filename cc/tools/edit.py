@@ -193,6 +193,10 @@ class EditTool(Tool):
     name = "Edit"
     input_model: ClassVar[type[ToolInput]] = EditInput
 
+    def writes(self, inp: ToolInput) -> tuple[str, ...]:
+        assert isinstance(inp, EditInput)
+        return (inp.file_path,)
+
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, EditInput)
         path = ctx.resolve(inp.file_path)

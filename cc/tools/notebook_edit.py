@@ -163,6 +163,10 @@ class NotebookEditTool(Tool):
     def __init__(self, new_id: Callable[[], str] = _new_id) -> None:
         self._new_id = new_id
 
+    def writes(self, inp: ToolInput) -> tuple[str, ...]:
+        assert isinstance(inp, NotebookEditInput)
+        return (inp.notebook_path,)
+
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, NotebookEditInput)
         path = ctx.resolve(inp.notebook_path)

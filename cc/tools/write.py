@@ -33,6 +33,10 @@ class WriteTool(Tool):
     name = "Write"
     input_model: ClassVar[type[ToolInput]] = WriteInput
 
+    def writes(self, inp: ToolInput) -> tuple[str, ...]:
+        assert isinstance(inp, WriteInput)
+        return (inp.file_path,)
+
     async def call(self, inp: ToolInput, ctx: ToolContext) -> ToolResult:
         assert isinstance(inp, WriteInput)
         path = ctx.resolve(inp.file_path)

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cc.core.dialect import anthropic_host
 from cc.models.catalog import canonical_model, model_info
 from cc.models.content_blocks import TextBlock, ToolResultBlock
 from cc.models.messages import AssistantMessage, UserMessage, new_uuid
@@ -57,7 +58,7 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
         "capabilities": [],
         "analytics_disabled": True,
         "product_feedback_disabled": True,
-        "served_by_anthropic": _served_by_anthropic(session.credentials.base_url),
+        "served_by_anthropic": anthropic_host(session.credentials.base_url),
         "sandbox_enabled": session.sandbox is not None,
         "memory_paths": {"auto": f"{memory}/"} if memory is not None else {},
         "original_cwd": str(session.cwd),
@@ -70,14 +71,6 @@ def init_record(session: Session, version: str) -> dict[str, Any]:
     if session.options.plugin_dirs:
         record["plugin_errors"] = _plugin_errors(session.options.plugin_dirs)
     return record
-
-
-def _served_by_anthropic(base_url: str | None) -> bool:
-    """Whether requests go to Anthropic's own API (not a gateway or another server)."""
-    from urllib.parse import urlparse
-
-    host = urlparse(base_url).hostname if base_url else "api.anthropic.com"
-    return host is not None and (host == "anthropic.com" or host.endswith(".anthropic.com"))
 
 
 def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:

@@ -124,7 +124,7 @@ def test_a_project_file_with_every_key(dirs: Dirs) -> None:
         disallowed_tools=("Bash",), model="haiku", max_turns=5, permission_mode="plan",
         source="project", path=path,
     )
-    assert d.model_for("claude-opus-5-5") == "claude-haiku-4-5"
+    assert d.model_for("claude-opus-5-5") == "claude-haiku-5-5"
 
 
 def test_name_defaults_to_the_stem_and_lists_may_be_yaml_lists(dirs: Dirs) -> None:
@@ -227,7 +227,7 @@ def test_flag_agents_with_every_field(dirs: Dirs) -> None:
         permission_mode="acceptEdits", source="flag",
     )
     assert d.tool_names(PARENT_TOOLS) == ["Read"]
-    assert d.model_for("claude-opus-5-5") == "claude-sonnet-5"
+    assert d.model_for("claude-opus-5-5") == "claude-sonnet-5-5"
 
 
 def test_a_bad_flag_entry_is_a_warning_and_the_rest_load(dirs: Dirs) -> None:

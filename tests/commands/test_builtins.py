@@ -121,8 +121,8 @@ async def test_model_shows_and_sets(engine: QueryEngine, tmp_path: Path) -> None
     await dispatch("/model", ctx)
     assert "Current model: claude-test-1" in output(ctx)
     await dispatch("/model sonnet", ctx)
-    assert engine.model == "claude-sonnet-5"
-    assert output(ctx) == "Set model to sonnet (claude-sonnet-5)"
+    assert engine.model == "claude-sonnet-5-5"
+    assert output(ctx) == "Set model to sonnet (claude-sonnet-5-5)"
     await dispatch("/model my-local-model", ctx)
     assert engine.model == "my-local-model"
 

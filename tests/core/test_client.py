@@ -293,11 +293,16 @@ def test_credentials_from_env_treats_empty_as_missing() -> None:
 
 
 def test_a_1m_model_is_sent_without_its_suffix_and_with_the_beta() -> None:
-    from cc.core.client import CONTEXT_1M_BETA
-    from cc.models.catalog import model_info
+    from cc.core.controls import CONTEXT_1M_BETA
+    from cc.models.catalog import model_info, resolve_model
 
     params = request(model="claude-sonnet-4-5[1m]").to_params()
     assert params["model"] == "claude-sonnet-4-5"
-    assert params["extra_headers"]["anthropic-beta"] == CONTEXT_1M_BETA
+    assert CONTEXT_1M_BETA in params["extra_headers"]["anthropic-beta"].split(",")
     assert model_info("claude-sonnet-4-5[1m]").context_window == 1_000_000
-    assert "extra_headers" not in request().to_params()
+    assert CONTEXT_1M_BETA not in request(model="claude-sonnet-4-5").to_params()[
+        "extra_headers"]["anthropic-beta"]
+    # a model with a 1M window of its own needs no beta (Claude Code 2.1.332 sends none)
+    current = request(model=resolve_model("sonnet[1m]")).to_params()
+    assert current["model"] == "claude-sonnet-5-5"
+    assert CONTEXT_1M_BETA not in current["extra_headers"]["anthropic-beta"]

@@ -184,7 +184,9 @@ async def test_max_tokens_raises_cap_then_asks_to_continue(
         Reply([text("part one, longer")], stop_reason="max_tokens"),
         Reply([text(" and the end.")]),
     )
-    engine = make_engine(fake_api, tmp_path)
+    # (a configured cap, CLAUDE_CODE_MAX_OUTPUT_TOKENS, is raised; unconfigured, a request
+    # asks for the model's whole cap at once)
+    engine = make_engine(fake_api, tmp_path, max_output_tokens=16_384)
     events = await collect(engine.submit("write a lot"))
     first, second, third = fake_api.bodies
     assert first["max_tokens"] == 16_384
@@ -200,7 +202,7 @@ async def test_max_tokens_raises_cap_then_asks_to_continue(
 
 async def test_max_tokens_recovery_stops_after_three(fake_api: FakeAPI, tmp_path: Path) -> None:
     fake_api.script(*[Reply([text(f"chunk {i}")], stop_reason="max_tokens") for i in range(5)])
-    engine = make_engine(fake_api, tmp_path)
+    engine = make_engine(fake_api, tmp_path, max_output_tokens=16_384)
     events = await collect(engine.submit("write forever"))
     assert len(fake_api.bodies) == 5  # 1 escalation + 1 original + 3 continuations
     end = terminal(events)
@@ -424,7 +426,7 @@ async def test_a_tool_call_cut_by_the_output_cap_never_runs(
                        tool_use("Wait", {"seconds": 0, "label": "cut short", "x": 1})],
                       stop_reason="max_tokens", cut_input_at=37)
     fake_api.script(cut_reply, cut_reply, Reply("done"))
-    engine = make_engine(fake_api, tmp_path, wait)
+    engine = make_engine(fake_api, tmp_path, wait, max_output_tokens=16_384)
     events = await collect(engine.submit("go"))
     assert terminal(events).reason == "completed"
     first, second, third = fake_api.bodies
@@ -452,7 +454,7 @@ async def test_a_cut_tool_call_every_time_ends_as_an_error(
     cut = Reply([tool_use("Wait", {"seconds": 0, "label": "too long"})], stop_reason="max_tokens",
                 cut_input_at=20)
     fake_api.script(*[cut] * 5)
-    engine = make_engine(fake_api, tmp_path, wait)
+    engine = make_engine(fake_api, tmp_path, wait, max_output_tokens=16_384)
     events = await collect(engine.submit("go"))
     end = terminal(events)
     assert len(fake_api.bodies) == 5  # 1 escalation + 1 original + 3 recoveries

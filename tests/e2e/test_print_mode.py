@@ -196,7 +196,8 @@ def test_thinking_blocks_go_back_unchanged(project: Project) -> None:
                tool_use("Read", {"file_path": str(readme)})]),
         Reply([text("done")]),
     )
-    run = project.run("-p", "hi", "--output-format", "json")
+    # (a model that thinks on a budget; one that paces its own ignores the variable)
+    run = project.run("-p", "hi", "--output-format", "json", "--model", "claude-sonnet-4-5")
     assert run.returncode == 0, run.stderr
     first, second = project.api.bodies
     assert first["thinking"] == {"type": "enabled", "budget_tokens": 2048}
@@ -223,7 +224,7 @@ def test_system_prompt_claude_md_and_flags(project: Project) -> None:
 def test_model_alias_and_env(project: Project) -> None:
     project.api.script(Reply([text("a")]), Reply([text("b")]))
     assert project.run("-p", "hi", "--model", "haiku").returncode == 0
-    assert project.api.bodies[0]["model"] == "claude-haiku-4-5"
+    assert project.api.bodies[0]["model"] == "claude-haiku-5-5"
     project.env["ANTHROPIC_MODEL"] = "claude-custom-1"
     assert project.run("-p", "hi").returncode == 0
     assert project.api.bodies[1]["model"] == "claude-custom-1"

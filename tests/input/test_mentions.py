@@ -55,3 +55,17 @@ def test_project_files_skip_git_and_node_modules(tmp_path: Path) -> None:
         (tmp_path / p).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / p).write_text("")
     assert project_files(tmp_path) == ["src/", "README.md", "src/a.py"]
+
+
+def test_project_files_honour_gitignore_unless_told_not_to(tmp_path: Path) -> None:
+    (tmp_path / ".gitignore").write_text("*.log\nbuild/\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "out.bin").write_text("x")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / ".gitignore").write_text("secret.py\n")
+    for name in ("app.log", "src/a.py", "src/secret.py"):
+        (tmp_path / name).write_text("x")
+    assert project_files(tmp_path) == ["src/", ".gitignore", "src/.gitignore", "src/a.py"]
+    assert project_files(tmp_path, respect_gitignore=False) == [
+        "build/", "src/", ".gitignore", "app.log", "build/out.bin", "src/.gitignore",
+        "src/a.py", "src/secret.py"]

@@ -218,3 +218,45 @@ def _can_read(path: Path) -> bool:
     except OSError:
         return False
     return True
+
+
+def test_agents_md_is_read_where_no_claude_md_is(cwd: Path, config_dir: Path,
+                                                 home: Path) -> None:
+    write(config_dir / "CLAUDE.md", "user")  # the user's own file does not count
+    write(cwd.parent / "AGENTS.md", "repo agents")
+    write(cwd / "AGENTS.md", "pkg agents")
+    files = load_claude_md(cwd, config_dir)
+    assert contents(files) == ["user", "repo agents", "pkg agents"]
+    assert files[-1].path == cwd / "AGENTS.md" and files[-1].scope == "project"
+    assert "project instructions" in (render_claude_md(files) or "")
+
+
+@pytest.mark.parametrize("claude_file", ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"])
+def test_any_claude_md_on_the_walk_wins_over_every_agents_md(
+        cwd: Path, config_dir: Path, home: Path, claude_file: str) -> None:
+    write(cwd.parent / claude_file, "claude")
+    write(cwd.parent / "AGENTS.md", "agents here")
+    write(cwd / "AGENTS.md", "agents below")
+    assert contents(load_claude_md(cwd, config_dir)) == ["claude"]
+
+
+def test_excludes_drop_files_by_glob(cwd: Path, config_dir: Path, home: Path) -> None:
+    write(config_dir / "CLAUDE.md", "user")
+    write(cwd.parent / "CLAUDE.md", "repo")
+    write(cwd / "CLAUDE.md", "pkg")
+    write(cwd / "CLAUDE.local.md", "pkg local")
+    excludes = [f"**/{cwd.parent.name}/CLAUDE.md", str(cwd) + "/*.local.md", "~/nothing"]
+    assert contents(load_claude_md(cwd, config_dir, excludes)) == ["user", "pkg"]
+    assert contents(load_claude_md(cwd, config_dir, [str(config_dir / "*.md")])) == [
+        "repo", "pkg", "pkg local"]
+    # Not a list of strings: nothing is excluded.
+    assert len(load_claude_md(cwd, config_dir, "CLAUDE.md")) == 4
+    assert len(load_claude_md(cwd, config_dir, [1, None])) == 4
+
+
+def test_an_excluded_claude_md_lets_the_agents_md_beside_it_in(
+        cwd: Path, config_dir: Path, home: Path) -> None:
+    write(cwd / "CLAUDE.md", "claude")
+    write(cwd / "AGENTS.md", "agents")
+    assert contents(load_claude_md(cwd, config_dir, ["**/pkg/CLAUDE.md"])) == ["agents"]
+    assert contents(load_claude_md(cwd, config_dir, ["**/pkg/*.md"])) == []

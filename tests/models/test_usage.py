@@ -29,7 +29,22 @@ def test_cost_of_a_realistic_turn() -> None:
     u.add({"input_tokens": 12, "output_tokens": 480,
            "cache_read_input_tokens": 18_000, "cache_creation_input_tokens": 2_500})
     expected = (12 * 1.0 + 480 * 5.0 + 18_000 * 0.1 + 2_500 * 1.25) / 1_000_000
-    assert u.cost_usd("haiku") == pytest.approx(expected)
+    assert u.cost_usd("claude-haiku-4-5") == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("model", "dollars"), [
+    # Claude Code 2.1.332's modelUsage.costUSD for 1M tokens of each kind:
+    # input, output, cache writes, cache reads
+    ("opus", (4, 20, 5, 0.2)), ("sonnet", (2, 10, 2.5, 0.1)),
+    ("haiku", (0.5, 0.5, 0.625, 0.05)), ("fable", (8, 40, 10, 0.2)),
+])
+def test_current_models_cost_what_claude_code_says(model: str, dollars: tuple) -> None:
+    kinds = ("input_tokens", "output_tokens", "cache_creation_input_tokens",
+             "cache_read_input_tokens")
+    for kind, expected in zip(kinds, dollars, strict=True):
+        u = ModelUsage()
+        u.add({kind: 1_000_000})
+        assert u.cost_usd(model) == pytest.approx(expected)
 
 
 def test_add_accumulates_and_tolerates_missing_or_null_fields() -> None:
@@ -54,8 +69,8 @@ def test_totals_are_kept_per_model_and_summed() -> None:
     total = totals.total
     assert (total.input_tokens, total.output_tokens, total.cache_read_input_tokens) == (
         1_000_000, 1_000_000, 1_000_000)
-    # each model priced at its own rate: opus-4-1 15 + 1.5, haiku 5
-    assert totals.cost_usd == pytest.approx(15 + 1.5 + 5)
+    # each model priced at its own rate: opus-4-1 15 + 1.5, haiku (5-5) 0.5
+    assert totals.cost_usd == pytest.approx(15 + 1.5 + 0.5)
 
 
 def test_total_of_nothing_is_zero() -> None:
@@ -85,7 +100,7 @@ def test_ids_pass_through_resolve_unchanged() -> None:
 
 def test_known_ids_have_their_own_numbers() -> None:
     haiku = model_info("claude-haiku-4-5")
-    assert (haiku.context_window, haiku.max_output_tokens) == (200_000, 64_000)
+    assert (haiku.context_window, haiku.max_output_tokens) == (200_000, 32_000)
     assert (haiku.prices.input, haiku.prices.output) == (1.0, 5.0)
     assert model_info("claude-opus-4-1").prices.input == 15.0
 

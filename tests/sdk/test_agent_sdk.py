@@ -117,8 +117,8 @@ async def test_set_model_and_permission_mode_mid_session(tmp_path: Path,
         await client.set_permission_mode("acceptEdits")
         await client.query("write the notes")
         messages = [m async for m in client.receive_response()]
-    assert fake_api.bodies[0]["model"] != "claude-haiku-4-5"
-    assert fake_api.bodies[1]["model"] == "claude-haiku-4-5"
+    assert fake_api.bodies[0]["model"] != "claude-haiku-5-5"
+    assert fake_api.bodies[1]["model"] == "claude-haiku-5-5"
     assert target.read_text() == "hi\n"  # acceptEdits: written without asking
     assert texts(messages) == ["written"]
     fake_api.assert_clean()

@@ -34,6 +34,8 @@ def layout(config: Path) -> dict[str, Path]:
         "memory_jsonl": aged(project / "memory" / "notes.jsonl", 400),
         "history": aged(config / "history.jsonl", 400),
         "other_project_old": aged(config / "projects" / "-srv-x" / f"{RECENT_ID}.jsonl", 31),
+        "old_checkpoint": aged(config / "file-history" / OLD_ID / "0123456789abcdef@v1", 40),
+        "current_checkpoint": aged(config / "file-history" / CURRENT_ID / "0123@v1", 90),
     }
     return paths
 
@@ -43,10 +45,11 @@ def test_old_transcripts_go_current_and_recent_stay(tmp_path: Path) -> None:
     paths = layout(config)
     deleted, warnings = cleanup_transcripts(config, 30, keep=paths["current"])
     assert (deleted, warnings) == (2, [])
-    gone = {"old", "old_dir_file", "other_project_old"}
+    gone = {"old", "old_dir_file", "other_project_old", "old_checkpoint"}
     for name, path in paths.items():
         assert path.exists() == (name not in gone), name
     assert not (paths["old"].parent / OLD_ID).exists()
+    assert not (config / "file-history" / OLD_ID).exists()  # the session's checkpoints
 
 
 def test_default_period_is_30_days(tmp_path: Path) -> None:

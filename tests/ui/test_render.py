@@ -193,12 +193,12 @@ def test_cost_table() -> None:
     c = console()
     render.render_cost(c, usage, 125.4, lines_added=12, lines_removed=1)
     assert shown(c) == (
-        "Total cost:            $0.0845\n"
+        "Total cost:            $0.0755\n"
         "Total duration (API):  12.3s\n"
         "Total duration (wall): 2m 5.4s\n"
         "Total code changes:    12 lines added, 1 line removed\n"
         "Usage by model:\n"
-        "     claude-opus-5-5:  12.3k input, 678 output, 45.0k cache read, 0 cache write ($0.0809)\n"
+        "     claude-opus-5-5:  12.3k input, 678 output, 45.0k cache read, 0 cache write ($0.0719)\n"
         "    claude-haiku-4-5:  900 input, 40 output, 0 cache read, 2.0k cache write ($0.0036)"
     )
 

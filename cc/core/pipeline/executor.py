@@ -1,6 +1,7 @@
 """The fixed pipeline every tool call runs through.
 
-    validate input → PreToolUse hooks → permission check → call → PostToolUse hooks
+    validate input → PreToolUse hooks → permission check → back up the files it
+    changes (checkpoints) → call → PostToolUse hooks
 
 (the concurrency semaphore sits in front, in the streaming executor). Whatever
 goes wrong becomes an `is_error` ToolResult the model reads; only cancellation
@@ -17,6 +18,7 @@ from collections.abc import Callable
 from cc.core.channel import emitting
 from cc.core.denials import Denial
 from cc.core.events import Event
+from cc.core.pipeline.checkpoints import Checkpoints, back_up_before_write
 from cc.hooks.gate import HookGate, NoHooks
 from cc.models.content_blocks import ToolUseBlock
 from cc.permissions.gate import ModeGate, PermissionGate, denial_message
@@ -38,6 +40,8 @@ class ToolExecutor:
         self.hooks: HookGate = hooks or NoHooks()
         #: Called with each denial (the engine adds it to the session's `DenialLog`).
         self.on_denial: Callable[[Denial], None] | None = None
+        #: Where the files a call changes are backed up first (None: not tracked).
+        self.checkpoints: Checkpoints | None = None
 
     def parse(self, tool_use: ToolUseBlock) -> tuple[Tool, ToolInput] | ToolResult:
         """The tool and its validated input, or the error result the model gets."""
@@ -108,6 +112,7 @@ class ToolExecutor:
 
         ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
                                   emit=emit)
+        await back_up_before_write(self.checkpoints, tool, inp, ctx, emit)
         started = time.monotonic()
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
         if self.ctx.shell is not None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from cc.models.messages import UserMessage
     from cc.tools.agent_tasks import AgentTask
     from cc.ui.repl.turn_view import TurnView
+    from cc.ui.status_line import StatusLine
 
 TICK_S = 0.1
 FLASH_S = 1.5
@@ -120,6 +121,22 @@ class Repl:
         agents = self.engine.executor.ctx.agent_tasks
         if agents is not None:
             agents.watchers.append(self._agents_changed)
+        self.status_line, self._status_problem = self._status_line()
+
+    def _status_line(self) -> tuple[StatusLine | None, str | None]:
+        """Settings `statusLine`, when set: its command's line shows under the prompt."""
+        from cc.ui.status_line import status_line_config
+
+        config, problem = status_line_config(self.runtime.settings.get("statusLine"))
+        if config is None:
+            return None, problem
+        from cc.ui.status_input import status_input
+        from cc.ui.status_line import StatusLine
+
+        line = StatusLine(config, self.cwd,
+                          lambda: status_input(self.runtime, self.engine, self.started),
+                          self.invalidate)
+        return line, problem
 
     def _memory_saved(self, path: Path) -> None:
         from cc.ui.render import render_notice
@@ -189,6 +206,8 @@ class Repl:
             self.exiting = True
             worker.cancel()
             await asyncio.wait({worker})
+            if self.status_line is not None:
+                await self.status_line.close()
             await self.runtime.end("prompt_input_exit", drain=False)
             await self._new_warnings()
             if self.services.on_exit is not None:
@@ -205,6 +224,8 @@ class Repl:
 
             prefetch_sdk()
             self.mcp.start()
+            if self.status_line is not None:
+                self.status_line.refresh()
             threading.Thread(target=_warm_imports, name="warm-rich", daemon=True).start()
 
         asyncio.get_running_loop().call_later(0.05, warm)
@@ -235,7 +256,9 @@ class Repl:
         session: PromptSession[Any] = ReplSession(
             message=self._message,
             history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
-            completer=ReplCompleter(self.commands, self.cwd),
+            completer=ReplCompleter(
+                self.commands, self.cwd,
+                respect_gitignore=self.runtime.settings.get("respectGitignore") is not False),
             complete_while_typing=True,
             complete_in_thread=True,  # walking the tree for @paths must not stall typing
             key_bindings=build_key_bindings(self),
@@ -276,6 +299,14 @@ class Repl:
     def submit(self, text: str) -> None:
         self.live.queued.append(text)
         self._wakeup.set()
+        self.invalidate()
+
+    def prefill(self, text: str) -> None:
+        """Put `text` in the input box to edit and send (unless something is typed)."""
+        if self.session is not None and not self.session.default_buffer.text:
+            buf = self.session.default_buffer
+            buf.text = text
+            buf.cursor_position = len(text)
         self.invalidate()
 
     def interrupt(self) -> None:
@@ -367,6 +398,20 @@ class Repl:
         return list(to_formatted_text(ANSI(self._dialog_cache[1])))  # type: ignore[arg-type]
 
     def _footer(self) -> Fragments:
+        frags = self._status_fragments()
+        return [*frags, *self._mode_line()]
+
+    def _status_fragments(self) -> Fragments:
+        line = self.status_line
+        if line is None or not line.text:
+            return []
+        from prompt_toolkit.formatted_text import ANSI, to_formatted_text
+
+        pad = " " * (2 + line.config.padding)
+        shown = to_formatted_text(ANSI(line.text))
+        return [("", pad), *shown, ("", "\n")]  # type: ignore[list-item]
+
+    def _mode_line(self) -> Fragments:
         if self._flash is not None and time.monotonic() < self._flash[1]:
             return [("class:dim", "  " + self._flash[0])]
         labels = {
@@ -384,6 +429,8 @@ class Repl:
     async def _start_session(self) -> None:
         """Before the first input is taken (the prompt is up already): the question about
         the project's new MCP servers, then the SessionStart hooks."""
+        if self._status_problem is not None:
+            await self._notes([self._status_problem])
         await self._notes(await self.mcp.ask())
         await self._notes(await self.runtime.start())
 
@@ -415,6 +462,8 @@ class Repl:
             finally:
                 self.busy, self._view = False, None
                 self.team.changed()
+                if self.status_line is not None:
+                    self.status_line.refresh()  # the turn or command may have changed it
                 self.invalidate()
 
     async def _next_input(self) -> str | None:
@@ -485,6 +534,8 @@ class Repl:
             await self.printer.clear()
             await self.printer.write(self._header(self.printer.width()))
         await self._flush(ctx)
+        if result.prefill is not None:
+            self.prefill(result.prefill)
         if result.exit:
             self.request_exit()
         elif result.submit is not None:

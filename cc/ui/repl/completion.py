@@ -42,9 +42,12 @@ class ReplSession(PromptSession[Any]):
 
 
 class ReplCompleter(Completer):
-    def __init__(self, commands: CommandRegistry, cwd: Path) -> None:
+    def __init__(self, commands: CommandRegistry, cwd: Path, *,
+                 respect_gitignore: bool = True) -> None:
         self.commands = commands
         self.cwd = cwd
+        #: Settings `respectGitignore`: @-completion leaves out what .gitignore ignores.
+        self.respect_gitignore = respect_gitignore
         self._files: list[str] = []
         self._files_at: float | None = None
 
@@ -72,7 +75,8 @@ class ReplCompleter(Completer):
     def files(self) -> list[str]:
         now = time.monotonic()
         if self._files_at is None or now - self._files_at > FILES_TTL_S:
-            self._files, self._files_at = project_files(self.cwd), now
+            self._files, self._files_at = project_files(
+                self.cwd, respect_gitignore=self.respect_gitignore), now
         return self._files
 
     def _paths(self, prefix: str) -> Iterable[Completion]:

@@ -3,6 +3,7 @@
     Enter            send (a trailing "\\" continues on a new line instead)
     Meta+Enter, Esc Enter, Shift+Enter (where the terminal reports it), Ctrl+J   new line
     Esc              interrupt the running turn; in a dialog: No, and stop the turn / cancel
+    Esc Esc          on an empty input, while idle: /rewind
     Ctrl+C           interrupt, or clear the input; twice within 1 s: exit
     Ctrl+D           exit, on an empty input
     Shift+Tab        cycle permission modes
@@ -14,6 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+from prompt_toolkit.application import get_app
 from prompt_toolkit.filters import Condition, is_searching
 from prompt_toolkit.input.ansi_escape_sequences import ANSI_SEQUENCES
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -111,6 +113,12 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
             stop_at_dialog(event)
         else:
             repl.interrupt()
+
+    empty = Condition(lambda: not get_app().current_buffer.text)
+
+    @kb.add("escape", "escape", filter=~in_dialog & ~busy & empty & ~is_searching)
+    def _rewind(event: KeyPressEvent) -> None:
+        repl.submit("/rewind")
 
     @kb.add("c-c", filter=~is_searching, eager=True)
     def _ctrl_c(event: KeyPressEvent) -> None:

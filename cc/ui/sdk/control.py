@@ -7,6 +7,7 @@
     set_model             through the model's one owner (the engine)
     mcp_status            the MCP servers and their status
     mcp_reconnect         a server connects again
+    rewind_files          the files tools changed, back to before a prompt (`rewind_files`)
     anything else         an error response naming it, never a hang
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cc import __version__
+from cc.ui.sdk.rewind_files import rewind_files
 from cc.ui.sdk.wire import ControlRequest
 
 if TYPE_CHECKING:
@@ -56,8 +58,9 @@ async def _initialize(host: Host, body: dict[str, Any]) -> dict[str, Any]:
                              "argumentHint": prompt.argument_hint})
     models = [{"value": "default", "resolvedModel": resolve_model(DEFAULT_MODEL),
                "displayName": "Default", "description": "The default model"}]
-    models += [{"value": alias, "resolvedModel": model, "displayName": alias.capitalize(),
-                "description": model} for alias, model in ALIASES.items()]
+    models += [{"value": alias, "resolvedModel": resolve_model(alias),
+                "displayName": alias.capitalize(), "description": resolve_model(alias)}
+               for alias in ALIASES if alias not in ("default", "best")]
     return {
         "commands": commands,
         "agents": _agent_list(session),
@@ -198,4 +201,5 @@ HANDLERS: dict[str, Handler] = {
     "set_model": _set_model,
     "mcp_status": _mcp_status,
     "mcp_reconnect": _mcp_reconnect,
+    "rewind_files": rewind_files,
 }
