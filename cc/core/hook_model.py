@@ -4,7 +4,7 @@ agent's conversation when the hook judges it (Stop); what it costs is the agent'
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from cc.core.query_engine import QueryEngine
@@ -15,7 +15,8 @@ class EngineHookModel:
         self._engine = engine
 
     async def __call__(self, *, system: str, prompt: str, model: str | None,
-                       conversation: bool = False) -> str | None:
+                       conversation: bool = False,
+                       schema: dict[str, Any] | None = None) -> str | None:
         from cc.core.client import ModelRequest
         from cc.core.query_loop import output_caps
         from cc.models.catalog import resolve_model
@@ -30,6 +31,7 @@ class EngineHookModel:
             model=name, max_tokens=output_caps(name, engine.config.max_output_tokens)[0],
             system=[PromptSection("hook", system, cacheable=False)],
             messages=normalize_messages_for_api(messages),
+            output_format={"type": "json_schema", "schema": schema} if schema else None,
         )
         answer = await engine.ask(request)
         return None if answer is None else answer.text

@@ -35,6 +35,14 @@ SYSTEM_PROMPT = "hooks/prompt_hook.md"
 STOP_CONDITION = "hooks/stop_condition.md"
 #: Events whose judge reads the conversation too.
 CONVERSATION_EVENTS = frozenset({"Stop", "SubagentStop"})
+#: The verdict's shape, which the request asks the model to keep to where it can.
+VERDICT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean"}, "reason": {"type": "string"},
+                   "impossible": {"type": "boolean"}},
+    "required": ["ok", "reason"],
+    "additionalProperties": False,
+}
 #: Events where a block by a prompt hook ends the turn (unless `continueOnBlock`).
 STOPPING_EVENTS = frozenset({"PreToolUse"})
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$")
@@ -44,8 +52,10 @@ class HookModel(Protocol):
     """Asks the model one question without tools; its text, or None if it failed."""
 
     async def __call__(self, *, system: str, prompt: str, model: str | None,
-                       conversation: bool = False) -> str | None:
-        """`conversation`: the agent's messages go first, `prompt` after them."""
+                       conversation: bool = False,
+                       schema: dict[str, Any] | None = None) -> str | None:
+        """`conversation`: the agent's messages go first, `prompt` after them; `schema`:
+        the JSON shape the answer must have."""
         ...
 
 
@@ -72,7 +82,8 @@ async def run_prompt_hook(hook: HookCommand, payload: dict[str, Any], *, event: 
         try:
             async with asyncio.timeout(timeout):
                 answer = await ask(system=load_text(SYSTEM_PROMPT), prompt=prompt,
-                                   model=hook.model, conversation=conversation)
+                                   model=hook.model, conversation=conversation,
+                                   schema=VERDICT_SCHEMA)
         except TimeoutError:
             result = HookResult(hook, None, timed_out=True)
         else:

@@ -56,6 +56,7 @@ def test_a_prompt_hook_blocks_a_call_and_ends_the_turn(project: Project) -> None
     assert sent["tool_input"]["command"] == f"touch {marker}"
     assert asked.body.get("tools", []) == []
     assert '{"ok": false' in asked.body["system"][-1]["text"]
+    assert "format" not in asked.body.get("output_config", {})  # another endpoint: plain
     (result,) = _tool_results(run.records())
     assert result["is_error"] is True
     assert "[Judge this call: $ARGUMENTS]: no touching" in json.dumps(result["content"])
@@ -73,8 +74,10 @@ def test_a_prompt_hook_blocks_a_call_and_ends_the_turn(project: Project) -> None
 def test_a_prompt_hook_that_allows_and_continue_on_block(project: Project) -> None:
     _settings(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "prompt", "prompt": "Judge this call: $ARGUMENTS", "continueOnBlock": True}]}]})
-    project.api.route(_judged, Reply([text('```json\n{"ok": true, "reason": "fine"}\n```')]),
-                      Reply([text('{"ok": false, "reason": "not this one"}')]), name="side")
+    side = project.api.route(
+        _judged, Reply([text('```json\n{"ok": true, "reason": "fine"}\n```')]),
+        Reply([text('{"ok": false, "reason": "not this one"}')]), name="side")
+    project.env["CC_API_DIALECT"] = "full"  # as to Anthropic's API
     project.api.script(Reply([tool_use("Bash", {"command": "echo first"}, id="t1")]),
                        Reply([tool_use("Bash", {"command": "echo second"}, id="t2")]),
                        Reply([text("done")]))
@@ -84,6 +87,10 @@ def test_a_prompt_hook_that_allows_and_continue_on_block(project: Project) -> No
     assert not first.get("is_error") and "first" in json.dumps(first["content"])
     assert second["is_error"] is True and "not this one" in json.dumps(second["content"])
     assert run.records()[-1]["result"] == "done"
+    # Anthropic's API is asked for the verdict's shape, as Claude Code asks it.
+    fmt = side.requests[0].body["output_config"]["format"]
+    assert fmt["type"] == "json_schema" and fmt["schema"]["required"] == ["ok", "reason"]
+    assert "thinking" not in side.requests[0].body
 
 
 def test_a_prompt_hook_whose_model_fails_or_rambles_blocks_nothing(project: Project) -> None:
