@@ -501,6 +501,17 @@ class HookRunner:
             payload["notification_type"] = notification_type
         return await self.run("Notification", payload, notification_type)
 
+    def permission_prompt(self, tool_name: str) -> None:
+        """A permission dialog opened: Notification hooks (`permission_prompt`) run
+        behind it, without holding it up."""
+
+        async def notify() -> None:
+            out = await self.notification(f"Claude needs your permission to use {tool_name}",
+                                          notification_type="permission_prompt")
+            self._messages.extend(out.user_messages)
+
+        self._background.start(notify())
+
     async def post_compact(self, trigger: str, compact_summary: str) -> HookOutcome:
         """After a compaction: `compact_summary` is the model's whole answer."""
         return await self.run("PostCompact", {"trigger": trigger,
