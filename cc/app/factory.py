@@ -445,9 +445,14 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
     config, problems = load_hooks(session.settings)
     config.add(session.host_hooks)
     warnings += problems
-    return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
-                      project_dir=session.cwd, permission_mode=permission_mode,
-                      watcher=session.watch_hook)
+    runner = HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
+                        project_dir=session.cwd, permission_mode=permission_mode,
+                        watcher=session.watch_hook)
+    runner.settings_paths = {
+        "user_settings": session.config_dir / "settings.json",
+        "project_settings": session.cwd / ".claude" / "settings.json",
+        "local_settings": session.cwd / ".claude" / "settings.local.json"}
+    return runner
 
 
 def _wire_hooks(hooks: HookRunner, engine: QueryEngine) -> None:

@@ -6,7 +6,8 @@ process.py   one command: stdin JSON, captured output, timeout, process-group ki
 prompt_hook.py  one `prompt` handler: the model judges the event, `{ok, reason}`
 http_hook.py    one `http` handler: the input POSTed, the response body as output
 permission_request.py  PermissionRequest's suggestions and decision, as Claude Code's
-file_watch.py   the files FileChanged hooks watch, and what changed
+file_watch.py   a set of watched files, and what changed since the last look
+watches.py      FileChanged's and ConfigChange's watches, polled behind the turn
 background.py   `async` hooks and the file watch, running behind the turn
 payload.py      pieces of inputs: a teammate's names, a failure's text, tool data as JSON
 outcome.py   one event's results combined into a `HookOutcome`

@@ -30,7 +30,6 @@ from typing import Any
 
 from cc.hooks.background import Background
 from cc.hooks.config import MATCHER_EVENTS, TOOL_EVENTS, HookCommand, HooksConfig
-from cc.hooks.file_watch import POLL_SECONDS, FileWatch, literal_names
 from cc.hooks.gate import PreToolOutcome
 from cc.hooks.http_hook import run_http_hook
 from cc.hooks.lifecycle import HookFinished, HookProgress, HookStarted, HookWatcher
@@ -40,6 +39,7 @@ from cc.hooks.payload import error_text, jsonable, team_fields
 from cc.hooks.permission_request import ruling_of, suggestion
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
 from cc.hooks.prompt_hook import HookModel, run_prompt_hook
+from cc.hooks.watches import Watches
 from cc.identity import AgentInfo
 from cc.permissions.ask import HookRuling, PermissionRequest
 from cc.tools.base import ToolResult
@@ -115,7 +115,10 @@ class HookRunner:
         self._stop: StopRequest | None = None
         self._stop_blocks = 0
         self._background = Background()
-        self._files: FileWatch | None = None
+        self._watches = Watches(self.config, self._background, self._fire_watched)
+        #: The settings files ConfigChange hooks watch, by Claude Code's source names
+        #: (user_settings, project_settings, local_settings).
+        self.settings_paths: dict[str, Path] = {}
 
     # -- the generic entry -------------------------------------------------------
 
@@ -335,27 +338,14 @@ class HookRunner:
         self._watch_files(out.watch_paths)
 
     def _watch_files(self, paths: list[str]) -> None:
-        """FileChanged hooks watch their matchers' file names in the cwd and `paths`
-        (`cc.hooks.file_watch`); the first call starts the watch."""
-        if not self.listens("FileChanged"):
-            return
-        names = [n for m in self.config.matchers if m.event == "FileChanged"
-                 for n in literal_names(m.matcher)]
-        first = self._files is None
-        files = self._files = self._files or FileWatch()
-        files.watch_names(names, self.cwd)
-        files.watch_paths(paths)
-        if first:
-            self._background.start(self._poll_files(files))
+        """FileChanged hooks watch their matchers' file names in the cwd and `paths`."""
+        if self.listens("FileChanged"):
+            self._watches.files(self.cwd, paths)
 
-    async def _poll_files(self, files: FileWatch) -> None:
-        while True:
-            await asyncio.sleep(POLL_SECONDS)
-            for path, change in await asyncio.to_thread(files.changes):
-                out = await self.run("FileChanged", {"file_path": str(path), "event": change},
-                                     path.name)
-                self._messages.extend(out.user_messages)
-                files.watch_paths(out.watch_paths)
+    def _watch_settings(self) -> None:
+        """ConfigChange hooks hear of edits to the settings files (`settings_paths`)."""
+        if self.settings_paths and self.listens("ConfigChange"):
+            self._watches.settings(self.settings_paths)
 
     def drain_user_messages(self) -> list[str]:
         """Messages from tool hooks for the user, oldest first; clears them."""
@@ -468,6 +458,7 @@ class HookRunner:
             payload["model"] = model
         out = await self.run("SessionStart", payload, source)
         self._watch_files(out.watch_paths)
+        self._watch_settings()
         return out
 
     async def setup(self, trigger: str) -> HookOutcome:
@@ -548,6 +539,12 @@ class HookRunner:
         out = await self.run(event, payload)
         self._note(out)
         return out
+
+    async def _fire_watched(self, event: str, payload: dict[str, Any], value: str) -> list[str]:
+        """A watched file changed (FileChanged, ConfigChange): the paths its hooks add."""
+        out = await self.run(event, payload, value)
+        self._messages.extend(out.user_messages)
+        return out.watch_paths
 
     # -- helpers -------------------------------------------------------------------
 

@@ -237,3 +237,20 @@ def test_continue_false_lets_the_call_run_then_ends_the_turn(project: Project) -
     final = run.records()[-1]
     assert (final["is_error"], final["result"], final["terminal_reason"]) == (
         False, "", "hook_stopped")
+
+
+def test_config_change_fires_when_a_settings_file_changes(project: Project) -> None:
+    dump = _dumping(project, "ConfigChange")
+    local = project.root / ".claude" / "settings.local.json"
+    # The call writes the local settings, then waits (with a deadline) for the hook.
+    change = (f"echo '{{\"model\": \"sonnet\"}}' > {local}; for i in $(seq 600); do "
+              f"ls {dump} | grep -q ConfigChange && break; sleep 0.05; done")
+    project.api.script(Reply([tool_use("Bash", {"command": change}, id="t1")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", "--permission-mode",
+                      "bypassPermissions", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(local.read_text()) == {"model": "sonnet"}, run.stdout[-2000:]
+    (changed,) = _inputs(dump, "ConfigChange")
+    assert (changed["source"], changed["file_path"]) == ("local_settings", str(local))
+    assert changed["hook_event_name"] == "ConfigChange"
