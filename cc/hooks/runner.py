@@ -60,6 +60,8 @@ _PATH_FIELDS = ("file_path", "notebook_path", "path")
 _NO_MODE = frozenset({"SessionStart", "SessionEnd", "Setup", "InstructionsLoaded",
                       "MessageDisplay", "CwdChanged", "FileChanged", "StopFailure"})
 _NO_PROMPT_ID = frozenset({"SessionStart", "Setup", "InstructionsLoaded"})
+#: Events whose input says the effort (those of a request's work, as Claude Code's do).
+_EFFORT_EVENTS = TOOL_EVENTS | {"PostToolBatch", "Stop", "SubagentStop", "StopFailure"}
 
 #: (rule, tool_name, tool_input) -> whether the call matches a hook's `if` rule.
 RuleMatcher = Callable[[str, str, dict[str, Any]], bool]
@@ -218,8 +220,8 @@ class HookRunner:
             data["prompt_id"] = self.prompt_id
         if event not in _NO_MODE:
             data["permission_mode"] = self.permission_mode
-        effort = self.effort() if self.effort is not None else None
-        if effort is not None and event not in _NO_PROMPT_ID:
+        effort = self.effort() if self.effort is not None and event in _EFFORT_EVENTS else None
+        if effort is not None:
             data["effort"] = {"level": effort}
         data["hook_event_name"] = event
         return data

@@ -147,6 +147,8 @@ async def test_a_prompt_id_is_carried_by_the_events_after_its_prompt(hp: HookPro
     runner.effort = lambda: "high"
     await runner.pre_tool_use("Bash", {"command": "ls"}, "t1")
     assert hp.dumped("pre")["effort"] == {"level": "high"}
+    await runner.user_prompt_submit("three")  # not an event of the request's work
+    assert "effort" not in hp.dumped("prompt")
 
 
 async def test_session_id_and_mode_are_read_at_each_event(hp: HookProject) -> None:
