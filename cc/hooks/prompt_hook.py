@@ -27,6 +27,7 @@ import time
 from typing import Any, Protocol
 
 from cc.hooks.config import HookCommand
+from cc.hooks.payload import jsonable
 from cc.hooks.process import HookResult
 
 #: The system prompt of the judging request, and the question a Stop hook's prompt
@@ -60,7 +61,7 @@ class HookModel(Protocol):
 
 
 def render_prompt(template: str, payload: dict[str, Any]) -> str:
-    arguments = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str)
+    arguments = json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=jsonable)
     if "$ARGUMENTS" in template:
         return template.replace("$ARGUMENTS", arguments)
     return f"{template}\n\nARGUMENTS: {arguments}"
