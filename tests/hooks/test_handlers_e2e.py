@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import Project
-from tests.fakeapi import Reply, last_user_text, text, tool_use
+from tests.fakeapi import Hang, Reply, last_user_text, text, tool_use
 
 STREAM = ("--output-format", "stream-json", "--verbose")
 
@@ -266,3 +266,16 @@ def test_a_running_hook_reports_its_output_so_far(project: Project) -> None:
     assert progress[0]["stderr"] == "err1\n" and progress[0]["output"].startswith("line1\n")
     assert {r["hook_id"] for r in notes} == {notes[0]["hook_id"]}
     assert notes[-1]["stdout"] == "line1\nline2\n"
+
+
+def test_a_prompt_hook_whose_model_hangs_times_out_and_blocks_nothing(project: Project) -> None:
+    _settings(project, {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "prompt", "prompt": "Judge this call: $ARGUMENTS", "timeout": 1}]}]})
+    project.api.route(_judged, Hang(60), name="side")
+    project.api.script(Reply([tool_use("Bash", {"command": "echo ran"}, id="t1")]),
+                       Reply([text("done")]))
+    run = project.run("-p", "go", "--allowedTools", "Bash", *STREAM)
+    assert run.returncode == 0, run.stderr
+    (result,) = _tool_results(run.records())
+    assert not result.get("is_error") and "ran" in json.dumps(result["content"])
+    assert run.records()[-1]["result"] == "done"
