@@ -254,3 +254,27 @@ def test_config_change_fires_when_a_settings_file_changes(project: Project) -> N
     (changed,) = _inputs(dump, "ConfigChange")
     assert (changed["source"], changed["file_path"]) == ("local_settings", str(local))
     assert changed["hook_event_name"] == "ConfigChange"
+
+
+def test_an_sdk_session_reports_hooks_too(project: Project) -> None:
+    _dumping(project, "SessionStart", "UserPromptSubmit", "PreToolUse", "Stop")
+    for _ in range(2):
+        project.api.script(Reply([tool_use("Bash", {"command": "echo hi"})]),
+                           Reply([text("done")]))
+    line = json.dumps({"type": "user", "message": {"role": "user", "content": "go"},
+                       "parent_tool_use_id": None, "session_id": ""}) + "\n"
+
+    def kinds(*flags: str) -> list[str]:
+        run = project.run("--input-format", "stream-json", "--allowedTools", "Bash", *STREAM,
+                          *flags, stdin=line)
+        assert run.returncode == 0, run.stderr
+        return [f"{r['subtype']}:{r.get('hook_name', '')}" for r in run.records()
+                if r["type"] == "system" and r["subtype"].startswith("hook_")]
+
+    # As Claude Code's: SessionStart's always, every event's with the flag.
+    assert kinds() == ["hook_started:SessionStart:startup", "hook_response:SessionStart:startup"]
+    assert kinds("--include-hook-events") == [
+        "hook_started:SessionStart:startup", "hook_response:SessionStart:startup",
+        "hook_started:UserPromptSubmit", "hook_response:UserPromptSubmit",
+        "hook_started:PreToolUse:Bash", "hook_response:PreToolUse:Bash",
+        "hook_started:Stop", "hook_response:Stop"]
