@@ -250,6 +250,8 @@ async def build_engine(
         config.session_id = spec.session_id
     hooks = _hooks(session, config.session_id, lambda: checker.mode, warnings) \
         if spec.hooks else None
+    if hooks is not None:
+        checker.request_hooks = hooks.permission_request
     if hooks is not None and spec.identity is not None:
         hooks.agent = spec.identity
         hooks.transcript_path = parent.hooks.transcript_path if parent and parent.hooks \
@@ -268,6 +270,8 @@ async def build_engine(
                          news=spec.news,
                          tool_search=_tool_search(session) and "ToolSearch" in registry)
     ctx.results_dir = lambda: _results_dir(engine)
+    if hooks is not None:
+        _wire_hooks(hooks, engine)
     if spec.compaction:
         engine.compactor = Compactor(engine, settings=session.settings.merged)
     engine.services = services_of(engine, AgentControl(engine, session))
@@ -447,9 +451,33 @@ def _hooks(session: Session, session_id: str, permission_mode: Callable[[], str]
         config, problems = load_hooks(session.settings)
     config.add(session.host_hooks)
     warnings += problems
-    return HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
-                      project_dir=session.cwd, permission_mode=permission_mode,
-                      watcher=session.watch_hook)
+    runner = HookRunner(config, session_id=session_id, transcript_path=None, cwd=session.cwd,
+                        project_dir=session.cwd, permission_mode=permission_mode,
+                        watcher=session.watch_hook)
+    runner.settings_paths = {
+        "user_settings": session.config_dir / "settings.json",
+        "project_settings": session.cwd / ".claude" / "settings.json",
+        "local_settings": session.cwd / ".claude" / "settings.local.json"}
+    return runner
+
+
+def _wire_hooks(hooks: HookRunner, engine: QueryEngine) -> None:
+    """The engine answers `prompt` hooks; `async` hooks' output joins its next request,
+    and those still running end with it."""
+    from cc.core.hook_model import EngineHookModel
+    from cc.core.news import Source
+
+    hooks.model = EngineHookModel(engine)
+    hooks.effort = lambda: _effort(engine)
+    engine.news.add(Source(hooks.take_async_output))
+    engine.supervisor.on_close(hooks.cancel_async)
+
+
+def _effort(engine: QueryEngine) -> str | None:
+    """The effort the engine's requests carry (hooks' `effort.level`), if its model takes one."""
+    from cc.models.catalog import model_info
+
+    return engine.config.controls.effort_for(model_info(engine.model))
 
 
 def _tool_search(session: Session) -> bool:

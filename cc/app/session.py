@@ -17,6 +17,7 @@ context's `engine_ref`, bound to the agent's services once the engine exists.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -216,8 +217,18 @@ class Session:
     # -- the turn driver -----------------------------------------------------------------
 
     async def start(self) -> list[str]:
-        """SessionStart hooks (startup or resume); notices for the user."""
-        return await self.engine.start_session("resume" if self.resumed else "startup")
+        """SessionStart hooks (startup or resume), then InstructionsLoaded for each
+        CLAUDE.md in the context; notices for the user."""
+        notices = await self.engine.start_session("resume" if self.resumed else "startup")
+        hooks = self.engine.hooks
+        if hooks is not None and self.options.system_prompt is None \
+                and hooks.listens("InstructionsLoaded"):
+            from cc.memory.claude_md import load_claude_md
+
+            for file in await asyncio.to_thread(load_claude_md, self.cwd, self.config_dir):
+                await hooks.instructions_loaded(str(file.path), file.scope.capitalize(),
+                                                "session_start")
+        return notices
 
     async def prepare(self, text: str) -> PreparedInput:
         """The message for a prompt as typed: a custom `/command` expanded (its model and

@@ -130,6 +130,9 @@ class ModelRequest:
     controls: RequestControls = field(default_factory=RequestControls)
     #: The session the request is part of (`metadata.user_id` names it).
     session_id: str | None = None
+    #: `output_config.format`: the shape the answer must take (a JSON schema), sent
+    #: where the endpoint takes `output_config`.
+    output_format: dict[str, Any] | None = None
 
     def to_params(self, dialect: Dialect = FULL) -> dict[str, Any]:
         model, headers = self.model, dict(self.headers)
@@ -168,6 +171,8 @@ class ModelRequest:
         if managed is not None:
             params["context_management"] = managed
         output_config = self.controls.output_config(info, dialect)
+        if self.output_format is not None and dialect.extensions:
+            output_config = {**output_config, "format": self.output_format}
         if output_config:
             params["output_config"] = output_config
         if headers:

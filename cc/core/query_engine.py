@@ -319,7 +319,11 @@ class QueryEngine:
                 yield Notice(note, level="warning")
             if outcome.stop or outcome.blocked:
                 reason = outcome.stop_reason if outcome.stop else outcome.reason
-                yield Terminal("hook_stopped", error=reason or "A UserPromptSubmit hook blocked it")
+                reason = reason or "A UserPromptSubmit hook blocked it"
+                # Print mode's result, as Claude Code words it: the block and the prompt.
+                said = next((m for m in outcome.user_messages if "blocked by hook" in m), reason)
+                result = "" if outcome.stop else f"{said}\n\n\nOriginal prompt: {text}"
+                yield Terminal("hook_stopped", error=reason, details={"result": result})
                 return
             self.messages.append(message)
             context = self._context_message(outcome)

@@ -109,6 +109,20 @@ class TurnHooks(Protocol):
         """A hook's `continue: false` (with a `reason`), or None."""
         ...
 
+    async def post_tool_batch(
+        self, calls: list[tuple[str, dict[str, Any], str, ToolResult]]
+    ) -> str | None:
+        """All of a message's calls have results: feedback for the model, if any."""
+        ...
+
+    async def stop_failure(self, error: str, last_assistant_message: str | None) -> None:
+        """The turn ends on an API error of this kind."""
+        ...
+
+    async def message_display(self, message_id: str, text: str) -> None:
+        """A message of the model's with text is shown."""
+        ...
+
     def drain_user_messages(self) -> list[str]: ...
 
 
@@ -247,13 +261,16 @@ async def query_loop(
         # Phase 4: collect the results, in tool_use order, as one user message.
         assert turn.assistant is not None
         collecting = _collect(turn.assistant, turn.tools, messages, after.cut)
-        done: list[ToolResult] = []
+        done: dict[str, ToolResult] = {}
         async with aclosing(collecting) as results:
             async for event in results:
                 if isinstance(event, ToolDone):
-                    done.append(event.result)
+                    done[event.tool_use.id] = event.result
                 yield event
-        ending = _after_tools(turn.assistant, state, deps, cut=after.cut, results=done)
+        if (batch := await _post_tool_batch(turn.assistant, done, messages, deps)) is not None:
+            yield batch
+        ending = _after_tools(turn.assistant, state, deps, cut=after.cut,
+                              results=list(done.values()))
         for event in ending:
             yield event
         if ending and isinstance(ending[-1], Terminal):
@@ -271,6 +288,8 @@ async def _settle(
     if turn.error is not None:  # what the retry module could not recover
         if isinstance(turn.error, PromptTooLongError) and deps.context is not None:
             return await _too_long(turn.error, state, messages, deps)
+        if deps.hooks is not None:
+            await deps.hooks.stop_failure(turn.error.kind, turn.error.message)
         return [_error_terminal(turn.error)], _END
     assistant = turn.assistant
     assert assistant is not None, "a finished stream always ends with its message"
@@ -374,6 +393,8 @@ async def _finished(
             return events + [_append_meta(messages, text)], _AGAIN
     messages.append(assistant)
     events = [AssistantEvent(assistant)]
+    if deps.hooks is not None and assistant.text.strip():
+        await deps.hooks.message_display(assistant.uuid, assistant.text)
     if assistant.tool_uses:
         return events, RunTools(cut)
     await tools.cancel()
@@ -397,6 +418,17 @@ async def _stop_hooks(
         state.stop_hook_active = True
         return events + [_append_meta(messages, objection)], _AGAIN
     return events + [Terminal("completed", stop_reason=assistant.stop_reason)], _END
+
+
+async def _post_tool_batch(assistant: AssistantMessage, done: dict[str, ToolResult],
+                           messages: list[Message], deps: LoopDeps) -> UserEvent | None:
+    """PostToolBatch hooks, once the message's calls all have results; what they say for
+    the model joins the conversation before the next request."""
+    if deps.hooks is None:
+        return None
+    calls = [(u.name, u.input, u.id, done[u.id]) for u in assistant.tool_uses if u.id in done]
+    feedback = await deps.hooks.post_tool_batch(calls) if calls else None
+    return _append_meta(messages, feedback) if feedback else None
 
 
 def _after_tools(
@@ -619,7 +651,8 @@ def _hook_events(deps: LoopDeps) -> list[Notice | Terminal]:
     stop = deps.hooks.take_stop()
     if stop is not None:
         reason = getattr(stop, "reason", None) or "A hook stopped the turn"
-        events.append(Terminal("hook_stopped", error=reason))
+        # The reason is for the user; print mode's result is empty, as Claude Code's is.
+        events.append(Terminal("hook_stopped", error=reason, details={"result": ""}))
     return events
 
 

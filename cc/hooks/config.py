@@ -72,6 +72,7 @@ MATCHER_EVENTS = TOOL_EVENTS | {
     "ConfigChange",
     "StopFailure",
     "InstructionsLoaded",
+    "FileChanged",
     "Elicitation",
     "ElicitationResult",
 }
@@ -79,12 +80,18 @@ MATCHER_EVENTS = TOOL_EVENTS | {
 #: Claude Code's default command-hook timeout (seconds) since 2.1.3, and its exceptions.
 DEFAULT_TIMEOUT = 600.0
 EVENT_TIMEOUTS = {"UserPromptSubmit": 30.0, "MessageDisplay": 10.0}
+#: A `prompt` hook's default timeout (seconds), whatever the event.
+PROMPT_TIMEOUT = 30.0
 
-_UNSUPPORTED_TYPES = ("prompt", "agent", "http", "mcp_tool")
+_UNSUPPORTED_TYPES = ("agent", "mcp_tool")
 
 
 @dataclass(frozen=True)
 class HookCommand:
+    """One handler. `kind` says how it runs: "command" (a shell command or `args`),
+    "prompt" (a question to the model; `command` holds the prompt text) or "http" (a
+    POST; `command` holds the url)."""
+
     command: str
     #: Seconds; the event's default when the entry gives none.
     timeout: float
@@ -99,11 +106,21 @@ class HookCommand:
     #: A hook of the program driving cc (an SDK host's callback), run by asking it; its
     #: answer is the hook's JSON output. `command` then names it (`sdk:<callback id>`).
     host: HostHook | None = field(default=None, compare=False)
+    kind: str = "command"
+    #: `async: true`: run in the background; the turn does not wait for it.
+    is_async: bool = False
+    #: A prompt hook's `model` (None: the session's model).
+    model: str | None = None
+    #: A prompt hook's `continueOnBlock`: a block on a tool event lets the turn go on.
+    continue_on_block: bool = False
+    #: An http hook's `headers` (values may name `allowed_env_vars` as $VAR or ${VAR}).
+    headers: tuple[tuple[str, str], ...] = ()
+    allowed_env_vars: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, tuple[str, ...] | None]:
         """Identical handlers (in several files) run once."""
-        return self.command, self.args
+        return f"{self.kind}:{self.command}", self.args
 
 
 @dataclass(frozen=True)
@@ -258,15 +275,9 @@ def _command(event: str, entry: Any, source: str) -> HookCommand | str:
         return "must be an object"
     kind = entry.get("type")
     if kind in _UNSUPPORTED_TYPES:
-        return f'has type "{kind}", which cc does not run (only "command")'
-    if kind != "command":
-        return 'needs "type": "command"'
-    command = entry.get("command")
-    if not isinstance(command, str) or not command.strip():
-        return "needs a non-empty `command` string"
-    args = entry.get("args")
-    if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
-        return "has `args` that is not a list of strings"
+        return f'has type "{kind}", which cc does not run (only "command", "prompt", "http")'
+    if kind not in ("command", "prompt", "http"):
+        return 'needs "type": "command", "prompt" or "http"'
     timeout = entry.get("timeout")
     if timeout is not None and (
         isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or timeout <= 0
@@ -275,13 +286,49 @@ def _command(event: str, entry: Any, source: str) -> HookCommand | str:
     condition = entry.get("if")
     if condition is not None and (not isinstance(condition, str) or not condition.strip()):
         return "has an `if` that is not a permission rule string"
-    return HookCommand(
-        command=command,
-        timeout=float(timeout)
-        if timeout is not None
-        else EVENT_TIMEOUTS.get(event, DEFAULT_TIMEOUT),
-        source=source,
-        args=tuple(args) if args is not None else None,
-        condition=condition.strip() if condition else None,
-        timeout_set=timeout is not None,
-    )
+    default = PROMPT_TIMEOUT if kind == "prompt" else EVENT_TIMEOUTS.get(event, DEFAULT_TIMEOUT)
+    common: dict[str, Any] = {
+        "timeout": float(timeout) if timeout is not None else default,
+        "source": source,
+        "condition": condition.strip() if condition else None,
+        "timeout_set": timeout is not None,
+        "kind": kind,
+    }
+    if kind == "prompt":
+        return _prompt_handler(entry, common)
+    if kind == "http":
+        return _http_handler(entry, common)
+    command = entry.get("command")
+    if not isinstance(command, str) or not command.strip():
+        return "needs a non-empty `command` string"
+    args = entry.get("args")
+    if args is not None and not (isinstance(args, list) and all(isinstance(a, str) for a in args)):
+        return "has `args` that is not a list of strings"
+    return HookCommand(command=command, args=tuple(args) if args is not None else None,
+                       is_async=entry.get("async") is True, **common)
+
+
+def _prompt_handler(entry: dict[str, Any], common: dict[str, Any]) -> HookCommand | str:
+    prompt = entry.get("prompt")
+    if not isinstance(prompt, str) or not prompt.strip():
+        return "needs a non-empty `prompt` string"
+    model = entry.get("model")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        return "has a `model` that is not a model name"
+    return HookCommand(command=prompt, model=model.strip() if model else None,
+                       continue_on_block=entry.get("continueOnBlock") is True, **common)
+
+
+def _http_handler(entry: dict[str, Any], common: dict[str, Any]) -> HookCommand | str:
+    url = entry.get("url")
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        return "needs a `url` starting with http:// or https://"
+    headers = entry.get("headers", {})
+    if not isinstance(headers, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in headers.items()):
+        return "has `headers` that are not an object of strings"
+    allowed = entry.get("allowedEnvVars", [])
+    if not isinstance(allowed, list) or not all(isinstance(a, str) for a in allowed):
+        return "has `allowedEnvVars` that is not a list of names"
+    return HookCommand(command=url, headers=tuple(headers.items()),
+                       allowed_env_vars=tuple(allowed), **common)

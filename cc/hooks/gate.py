@@ -7,6 +7,7 @@ the user's configured commands implements `HookGate`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from cc.tools.base import ToolResult
@@ -34,9 +35,14 @@ class HookGate(Protocol):
     ) -> PreToolOutcome: ...
 
     async def post_tool_use(
-        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
+        *, duration_ms: int | None = None,
     ) -> str | None:
         """Extra context for the model, if any. Cannot undo the call."""
+        ...
+
+    async def shell_moved(self, cwd: Path) -> None:
+        """After a call: where the shell now is (CwdChanged fires if that moved)."""
         ...
 
 
@@ -47,6 +53,10 @@ class NoHooks:
         return PreToolOutcome()
 
     async def post_tool_use(
-        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult
+        self, tool_name: str, tool_input: dict[str, Any], tool_use_id: str, result: ToolResult,
+        *, duration_ms: int | None = None,
     ) -> str | None:
+        return None
+
+    async def shell_moved(self, cwd: Path) -> None:
         return None

@@ -1,5 +1,6 @@
-"""Each hook command's start and end, for whoever watches them: print mode writes them
-as stream-json's `system/hook_started` and `system/hook_response` records (always for
+"""Each hook command's start, output so far and end, for whoever watches them: print
+mode writes them as stream-json's `system/hook_started`, `hook_progress` and
+`hook_response` records (always for
 SessionStart, for every event with `--include-hook-events`, as Claude Code does).
 
 `hook_name` is the event, with the value its matcher was tested on for the events that
@@ -37,5 +38,16 @@ class HookFinished:
         return "success" if self.result.exit_code == 0 else "error"
 
 
-HookNote = HookStarted | HookFinished
+@dataclass(frozen=True)
+class HookProgress:
+    """A running command's output so far (stream-json's `system/hook_progress`)."""
+
+    hook_id: str
+    hook_name: str
+    hook_event: str
+    stdout: str
+    stderr: str
+
+
+HookNote = HookStarted | HookProgress | HookFinished
 HookWatcher = Callable[[HookNote], None]

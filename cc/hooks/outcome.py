@@ -49,7 +49,7 @@ STDOUT_CONTEXT_EVENTS = frozenset({"UserPromptSubmit", "UserPromptExpansion", "S
 #: Events whose block reason is for the user, not the model.
 USER_REASON_EVENTS = frozenset({"UserPromptSubmit", "UserPromptExpansion"})
 _PRIORITY: tuple[PermissionDecision, ...] = ("deny", "ask", "allow")
-_LEGACY = {"approve": "allow", "block": "deny"}
+_LEGACY: dict[str, PermissionDecision] = {"approve": "allow", "block": "deny"}
 
 
 @dataclass
@@ -73,6 +73,10 @@ class HookOutcome:
     user_messages: list[str] = field(default_factory=list)
     #: Each hook's raw result (stdout for verbose display, timings).
     results: list[HookResult] = field(default_factory=list)
+    #: PermissionRequest: the winning `hookSpecificOutput.decision` (deny beats allow).
+    request_decision: dict[str, Any] | None = None
+    #: SessionStart, CwdChanged: absolute paths for FileChanged hooks to watch.
+    watch_paths: list[str] = field(default_factory=list)
 
 
 def cap(text: str, limit: int = MAX_OUTPUT_CHARS) -> str:
@@ -106,6 +110,8 @@ class _Combiner:
         self.stop = False
         self.stop_reasons: list[str] = []
         self.messages: list[str] = []
+        self.request_decisions: list[dict[str, Any]] = []
+        self.watch_paths: list[str] = []
 
     def add(self, r: HookResult) -> None:
         cmd = shown(r.command)
@@ -161,22 +167,31 @@ class _Combiner:
             specific = {}
         if context := _text(specific, "additionalContext"):
             self.contexts.append(cap(context))
+        paths = specific.get("watchPaths")
+        if isinstance(paths, list):
+            self.watch_paths.extend(p for p in paths if isinstance(p, str))
         if not decide:
             return
         decision = data.get("decision")
         if self.event == "PreToolUse":
-            perm = specific.get("permissionDecision")
+            raw = specific.get("permissionDecision")
+            perm: PermissionDecision | None = next((p for p in _PRIORITY if p == raw), None)
             reason = _text(specific, "permissionDecisionReason")
-            if perm not in _PRIORITY:
+            if perm is None:
                 perm = _LEGACY.get(decision) if isinstance(decision, str) else None
                 reason = reason or _text(data, "reason")
             updated = specific.get("updatedInput")
             self.decisions.append((perm, reason, updated if isinstance(updated, dict) else None))
+        elif self.event == "PermissionRequest":
+            ruling = specific.get("decision")
+            if isinstance(ruling, dict) and ruling.get("behavior") in ("allow", "deny"):
+                self.request_decisions.append(ruling)
         elif decision == "block" and self.event in BLOCKING_EVENTS:
             self._block(cmd, _text(data, "reason") or f"Blocked by {self.label} hook")
 
     def outcome(self, results: list[HookResult]) -> HookOutcome:
-        perm = next((p for p in _PRIORITY if any(d == p for d, _, _ in self.decisions)), None)
+        perm: PermissionDecision | None = next(
+            (p for p in _PRIORITY if any(d == p for d, _, _ in self.decisions)), None)
         perm_reasons = [r for d, r, _ in self.decisions if d == perm and r]
         reasons = list(self.reasons)
         updated = None
@@ -196,6 +211,10 @@ class _Combiner:
             stop_reason="\n".join(self.stop_reasons) or None,
             user_messages=self.messages,
             results=results,
+            request_decision=next(
+                (d for d in self.request_decisions if d["behavior"] == "deny"),
+                self.request_decisions[-1] if self.request_decisions else None),
+            watch_paths=self.watch_paths,
         )
 
 

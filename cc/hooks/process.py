@@ -17,6 +17,7 @@ import os
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,11 @@ MAX_CAPTURE = 1_000_000
 KILL_GRACE = 1.0
 #: How long to keep reading after the hook exits (a leftover child may hold the pipe).
 DRAIN_GRACE = 0.2
+#: How often a running hook's output so far is reported (`progress`), when it grew.
+PROGRESS_SECONDS = 1.0
+
+#: Told a running hook's stdout and stderr so far.
+Progress = Callable[[str, str], None]
 
 
 @dataclass
@@ -51,6 +57,8 @@ class HookResult:
     duration_ms: int = 0
     #: The deadline it ran under (seconds).
     timeout: float = 0.0
+    #: An http hook's response status (stream-json reports it as the exit code).
+    http_status: int | None = None
 
 
 def shell_argv(hook: HookCommand, project_dir: Path) -> list[str]:
@@ -75,20 +83,24 @@ async def run_hook_command(
     env: dict[str, str],
     timeout: float,
     kill_grace: float = KILL_GRACE,
+    progress: Progress | None = None,
 ) -> HookResult:
-    """Run `hook` once with `stdin`; never raises for the command's own failures."""
+    """Run `hook` once with `stdin`; never raises for the command's own failures.
+    `progress` hears its output so far every `PROGRESS_SECONDS` while it grows."""
     started = time.monotonic()
     with tempfile.TemporaryFile() as stdin_file:
         stdin_file.write(stdin)
         stdin_file.seek(0)
-        result = await _run(hook, stdin_file.fileno(), cwd, env, timeout, kill_grace)
+        result = await _run(hook, stdin_file.fileno(), cwd, env, timeout, kill_grace,
+                            progress)
     result.duration_ms = int((time.monotonic() - started) * 1000)
     result.timeout = timeout
     return result
 
 
 async def _run(
-    hook: HookCommand, stdin_fd: int, cwd: Path, env: dict[str, str], timeout: float, grace: float
+    hook: HookCommand, stdin_fd: int, cwd: Path, env: dict[str, str], timeout: float, grace: float,
+    progress: Progress | None = None,
 ) -> HookResult:
     loop = asyncio.get_running_loop()
     out_r, out_w = os.pipe()
@@ -127,11 +139,16 @@ async def _run(
             transports.append(transport)  # it owns the file now
             pumps.append(asyncio.create_task(stream.pump()))
         timed_out = False
+        ticker = asyncio.create_task(_report(streams, progress)) if progress else None
         try:
             await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
             timed_out = True
             await kill_group(proc, grace)
+        finally:
+            if ticker is not None:
+                ticker.cancel()
+                await asyncio.wait([ticker])
         await _drain(pumps)
     except BaseException:
         await kill_group(proc, grace)
@@ -183,6 +200,17 @@ class _Stream:
 
     def text(self) -> str:
         return self._data.decode("utf-8", errors="replace")
+
+
+async def _report(streams: list[_Stream], progress: Progress) -> None:
+    """Tell `progress` the output so far, each time it has grown since the last look."""
+    last = ("", "")
+    while True:
+        await asyncio.sleep(PROGRESS_SECONDS)
+        now = (streams[0].text(), streams[1].text())
+        if now != last:
+            last = now
+            progress(*now)
 
 
 async def _drain(pumps: list[asyncio.Task[None]]) -> None:

@@ -30,6 +30,27 @@ class PermissionRequest:
 
 
 @dataclass(frozen=True)
+class HookRuling:
+    """A PermissionRequest hook's answer to a request, given instead of asking anyone."""
+
+    behavior: Literal["allow", "deny"]
+    #: With "allow": the input to run the tool with instead.
+    updated_input: dict[str, Any] | None = None
+    #: With "allow": rules to add (("allow", "Bash(npm test)"), …) and whether to save them.
+    rules: tuple[tuple[str, str, bool], ...] = ()
+    #: With "allow": a permission mode to switch to.
+    mode: str | None = None
+    #: With "deny": what the model reads.
+    message: str | None = None
+
+
+class PermissionHooks(Protocol):
+    """Asked before a permission prompt would be shown; None: they do not decide."""
+
+    async def __call__(self, request: PermissionRequest) -> HookRuling | None: ...
+
+
+@dataclass(frozen=True)
 class AskAnswer:
     behavior: Literal["allow", "deny"]
     #: With "allow": also add the request's suggestions as allow rules (persisted).

@@ -2,7 +2,9 @@
 
     verdict = deny rules → plan → ask rules → safety → hook → mode → allow rules (verdict.py)
               (a Bash command the sandbox confines may be approved: cc/sandbox/policy.py)
-    "ask"   → dontAsk mode or nobody to ask (print mode, sub-agents): denied at once
+    "ask"   → dontAsk mode: denied at once
+            → PermissionRequest hooks (`request_hooks`) may allow or deny it
+            → nobody to ask (print mode, sub-agents): denied at once
             → otherwise the user answers: once, always (rules saved), or no (+ feedback)
 
 Decision messages are what the model reads, so they say what was refused and why.
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from cc.config.settings import add_permission_rules
-from cc.permissions.ask import NO_ONE, PermissionRequest, UserChannel
+from cc.permissions.ask import NO_ONE, HookRuling, PermissionHooks, PermissionRequest, UserChannel
 from cc.permissions.bash_rules import assess_bash
 from cc.permissions.context import PermissionContext
 from cc.permissions.gate import Decision, HookDecision
@@ -42,6 +44,8 @@ class PermissionChecker:
         self.channel = channel
         #: The Bash sandbox: sandboxed commands may be allowed without asking.
         self.sandbox = sandbox
+        #: PermissionRequest hooks: asked before anyone else, when a call needs approval.
+        self.request_hooks: PermissionHooks | None = None
         self._asking = asyncio.Lock()
         self._mode_listeners: list[Callable[[str], None]] = []
 
@@ -80,6 +84,12 @@ class PermissionChecker:
             return Decision("deny", f"Permission to {said.action} was denied: it needs "
                             f"approval ({verdict.reason}), and the permission mode is "
                             "dontAsk, which denies anything that would ask.")
+        if self.request_hooks is not None:
+            ruling = await self.request_hooks(PermissionRequest(
+                tool.name, data, tool_use_id, said.description, list(verdict.suggestions),
+                verdict.reason))
+            if ruling is not None:
+                return await self._ruled(ruling, said.action)
         if not self.channel.present:
             return Decision("deny", f"Permission to {said.action} was denied: it needs "
                             f"approval ({verdict.reason}), and no one can approve it in this "
@@ -104,6 +114,21 @@ class PermissionChecker:
         if answer.feedback:
             message += f" The user said: {answer.feedback}"
         return Decision("deny", message)
+
+    async def _ruled(self, ruling: HookRuling, action: str) -> Decision:
+        """A PermissionRequest hook's answer as the decision (its rules and mode applied)."""
+        if ruling.behavior == "deny":
+            return Decision("deny", ruling.message or f"Permission to {action} was denied "
+                            "by a PermissionRequest hook. The call did not run.")
+        for behavior, rule, persist in ruling.rules:
+            warnings = await asyncio.to_thread(self.add_rules, behavior, [rule], persist=persist)
+            self.context.warnings.extend(warnings)
+        if ruling.mode is not None:
+            try:
+                self.mode = ruling.mode
+            except ValueError as exc:
+                self.context.warnings.append(f"A PermissionRequest hook's setMode: {exc}")
+        return Decision("allow", updated_input=ruling.updated_input)
 
     def evaluate(self, tool: Tool, inp: ToolInput,
                  hook_decision: HookDecision | None = None) -> tuple[Verdict, Described]:

@@ -117,7 +117,7 @@ async def run_print(
         every_hook = session.options.include_hook_events
 
         def hook_ran(note: HookNote) -> None:
-            if every_hook or note.hook_event == "SessionStart":
+            if every_hook or note.hook_event in ("SessionStart", "Setup"):
                 write(hook_record(note, engine.session_id))
 
         session.hook_watchers.append(hook_ran)

@@ -88,17 +88,22 @@ def _plugin_errors(dirs: Iterable[str]) -> list[dict[str, str]]:
 
 
 def hook_record(note: HookNote, session_id: str) -> dict[str, Any]:
-    """`system/hook_started` or `system/hook_response`, for one hook command."""
-    from cc.hooks.lifecycle import HookFinished
+    """`system/hook_started`, `hook_progress` or `hook_response`, for one hook command."""
+    from cc.hooks.lifecycle import HookFinished, HookProgress
 
     record: dict[str, Any] = {"type": "system", "subtype": "hook_started",
                               "hook_id": note.hook_id, "hook_name": note.hook_name,
                               "hook_event": note.hook_event}
-    if isinstance(note, HookFinished):
+    if isinstance(note, HookProgress):
+        record.update(subtype="hook_progress", stdout=note.stdout, stderr=note.stderr,
+                      output=note.stdout + note.stderr)
+    elif isinstance(note, HookFinished):
         result = note.result
         record.update(subtype="hook_response", output=result.stdout + result.stderr,
                       stdout=result.stdout, stderr=result.stderr)
-        if result.exit_code is not None:
+        if result.http_status is not None:  # an http hook: its status, as Claude Code says
+            record["exit_code"] = result.http_status
+        elif result.exit_code is not None:
             record["exit_code"] = result.exit_code
         record["outcome"] = note.outcome
     return {**record, "uuid": new_uuid(), "session_id": session_id}
@@ -415,6 +420,10 @@ def result_record(
         record.update(summary.timing)
     elif terminal.reason == "completed":
         record.update(result=last.text if last else "", api_error_status=None)
+        record.update(summary.timing)
+    elif terminal.reason == "hook_stopped":  # not an error, as Claude Code reports it
+        record.update(result=terminal.details.get("result", terminal.error or ""),
+                      api_error_status=None)
         record.update(summary.timing)
     else:  # an API error: Claude Code reports it as the result text, is_error true
         record.update(is_error=True, result=terminal.error or "API error")

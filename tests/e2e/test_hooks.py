@@ -75,8 +75,11 @@ def test_user_prompt_submit_exit_2_blocks_the_prompt(project: Project) -> None:
     configure(project, {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": block}]}]})
     run = project.run("-p", "my password is hunter2", "--output-format", "json")
     assert project.api.bodies == []
-    assert run.json()["is_error"] is True
-    assert "no secrets in prompts" in run.json()["result"]
+    # As Claude Code 2.1.332 reports it: not an error (exit 0), the reason as the result.
+    assert run.returncode == 0 and run.json()["is_error"] is False
+    assert run.json()["result"] == (f"UserPromptSubmit operation blocked by hook:\n[{block}]: "
+                                    "no secrets in prompts\n\n\nOriginal prompt: my password "
+                                    "is hunter2")
 
 
 def test_stop_hook_keeps_the_turn_going_once(project: Project) -> None:

@@ -133,10 +133,13 @@ def test_malformed_entries_warn_and_are_skipped(hp: HookProject) -> None:
                         command("slow", timeout="60"),
                         command("neg", timeout=-1),
                         command("flag", timeout=True),
-                        {"type": "prompt", "prompt": "Evaluate $ARGUMENTS"},
+                        {"type": "agent", "prompt": "Evaluate $ARGUMENTS"},
                         {"command": "untyped"},
                         "not an object",
                         command("cond", **{"if": 3}),
+                        {"type": "prompt", "prompt": " "},
+                        {"type": "http", "url": "ftp://x"},
+                        {"type": "http", "url": "http://x", "headers": {"A": 1}},
                     ],
                 },
                 {"matcher": 5, "hooks": [command("bad-matcher")]},
@@ -154,15 +157,18 @@ def test_malformed_entries_warn_and_are_skipped(hp: HookProject) -> None:
     assert commands(config, "PostToolUse", "Write") == ["fine"]
     assert commands(config, "Stop", None) == []
     text = "\n".join(warnings)
-    assert len(warnings) == 15, text
+    assert len(warnings) == 18, text
     assert all(".claude/settings.json" in w for w in warnings)
     for fragment in (
         "hooks.PreToolUse[0].hooks[1] needs a non-empty `command`",
         "hooks.PreToolUse[0].hooks[3] has an invalid timeout '60'",
         "hooks.PreToolUse[0].hooks[4] has an invalid timeout -1",
         "hooks.PreToolUse[0].hooks[5] has an invalid timeout True",
-        'hooks.PreToolUse[0].hooks[6] has type "prompt"',
-        'hooks.PreToolUse[0].hooks[7] needs "type": "command"',
+        'hooks.PreToolUse[0].hooks[6] has type "agent", which cc does not run',
+        'hooks.PreToolUse[0].hooks[7] needs "type": "command", "prompt" or "http"',
+        "hooks.PreToolUse[0].hooks[10] needs a non-empty `prompt`",
+        "hooks.PreToolUse[0].hooks[11] needs a `url` starting with http://",
+        "hooks.PreToolUse[0].hooks[12] has `headers` that are not an object of strings",
         "hooks.PreToolUse[1] has a `matcher` that is not a string",
         "hooks.PreToolUse[2] has an invalid matcher",
         "hooks.PreToolUse[3] needs a `hooks` list",

@@ -17,6 +17,8 @@ from tests.hooks.conftest import HookProject, on
 
 COMMON = ("session_id", "transcript_path", "cwd", "permission_mode", "hook_event_name")
 
+NO_MODE = ("SessionStart", "SessionEnd")
+
 Fire = Callable[[HookRunner], Awaitable[Any]]
 
 CASES: list[tuple[str, str | None, Fire, dict[str, Any]]] = [
@@ -53,6 +55,7 @@ CASES: list[tuple[str, str | None, Fire, dict[str, Any]]] = [
             "tool_input": {"command": "false"},
             "error": "Exit code 1",
             "tool_use_id": "toolu_3",
+            "is_interrupt": False,
         },
     ),
     (
@@ -73,7 +76,8 @@ CASES: list[tuple[str, str | None, Fire, dict[str, Any]]] = [
             "title": "cc",
         },
     ),
-    ("Stop", None, lambda r: r.stop(False), {"stop_hook_active": False}),
+    ("Stop", None, lambda r: r.stop(False),
+     {"stop_hook_active": False, "background_tasks": [], "session_crons": []}),
     (
         "SubagentStop",
         "Explore",
@@ -111,15 +115,40 @@ async def test_stdin_json(
     hp.mode = "acceptEdits"
     await fire(hp.runner())
     got = hp.dumped()
-    assert list(got)[: len(COMMON)] == list(COMMON)
+    # As Claude Code sends them: the session's start and end say no permission mode.
+    common = [k for k in COMMON if k != "permission_mode" or event not in NO_MODE]
+    prompt_id = got.pop("prompt_id", None)
+    assert (prompt_id is not None) == (event == "UserPromptSubmit")
+    assert list(got)[: len(common)] == common
     assert got == {
         "session_id": "sess-1",
         "transcript_path": str(hp.root / "t.jsonl"),
         "cwd": str(hp.root),
-        "permission_mode": "acceptEdits",
+        **({} if event in NO_MODE else {"permission_mode": "acceptEdits"}),
         "hook_event_name": event,
         **fields,
     }
+
+
+async def test_a_prompt_id_is_carried_by_the_events_after_its_prompt(hp: HookProject) -> None:
+    hp.settings("project", {"UserPromptSubmit": on(hp.dump_stdin("prompt")),
+                            "PreToolUse": on(hp.dump_stdin("pre")),
+                            "SessionStart": on(hp.dump_stdin("start"))})
+    runner = hp.runner()
+    await runner.session_start("startup")
+    assert "prompt_id" not in hp.dumped("start")
+    await runner.user_prompt_submit("one")
+    first = hp.dumped("prompt")["prompt_id"]
+    await runner.pre_tool_use("Bash", {"command": "ls"}, "t1")
+    assert list(hp.dumped("pre"))[3:5] == ["prompt_id", "permission_mode"]
+    assert hp.dumped("pre")["prompt_id"] == first
+    await runner.user_prompt_submit("two")
+    assert hp.dumped("prompt")["prompt_id"] != first
+    runner.effort = lambda: "high"
+    await runner.pre_tool_use("Bash", {"command": "ls"}, "t1")
+    assert hp.dumped("pre")["effort"] == {"level": "high"}
+    await runner.user_prompt_submit("three")  # not an event of the request's work
+    assert "effort" not in hp.dumped("prompt")
 
 
 async def test_session_id_and_mode_are_read_at_each_event(hp: HookProject) -> None:
@@ -253,3 +282,14 @@ async def test_each_agents_runner_says_who_it_is(hp: HookProject) -> None:
         beta = group.create_task(fire(runner_of("beta")))
     assert alpha.result() == ["docs", "alpha"] and beta.result() == ["docs", "beta"]
     assert await fire(runner_of(None)) == [None, None]  # the leader: no team fields at all
+
+
+async def test_setup_says_its_trigger(hp: HookProject) -> None:
+    hp.settings("project", {"Setup": on(hp.dump_stdin(), matcher="init")})
+    runner = hp.runner()
+    await runner.setup("maintenance")
+    assert not (hp.root / "stdin.json").exists()
+    await runner.setup("init")
+    got = hp.dumped()
+    assert (got["hook_event_name"], got["trigger"]) == ("Setup", "init")
+    assert "permission_mode" not in got and "prompt_id" not in got

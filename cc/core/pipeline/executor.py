@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 from collections.abc import Callable
 
 from cc.core.channel import emitting
@@ -112,8 +113,13 @@ class ToolExecutor:
         ctx = dataclasses.replace(self.ctx, progress=progress, tool_use_id=tool_use.id,
                                   emit=emit)
         await back_up_before_write(self.checkpoints, tool, inp, ctx, emit)
+        started = time.monotonic()
         result = _with_context(await tool.call(inp, ctx), pre.additional_context)
-        extra = await self.hooks.post_tool_use(tool.name, raw_input, tool_use.id, result)
+        if self.ctx.shell is not None:
+            await self.hooks.shell_moved(self.ctx.shell.cwd)
+        extra = await self.hooks.post_tool_use(
+            tool.name, raw_input, tool_use.id, result,
+            duration_ms=int((time.monotonic() - started) * 1000))
         return _with_context(result, extra)
 
 

@@ -86,6 +86,9 @@ class Repl:
         self.dialogs = dialogs or Dialogs(runtime.cwd)
         self.dialogs.on_change = self._dialogs_changed
         self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
+        hooks = self.engine.hooks
+        if hooks is not None:
+            self.dialogs.on_permission_prompt = lambda r: hooks.permission_prompt(r.tool_name)
         self.live = Live(on_change=self.invalidate)
         self.printer = Printer()
         self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir,

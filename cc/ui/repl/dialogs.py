@@ -69,6 +69,8 @@ class Dialogs:
         self.on_change = on_change or (lambda: None)
         #: Called when "allow all edits during this session" is chosen (switch to acceptEdits).
         self.on_accept_edits: Callable[[], None] = lambda: None
+        #: Told of each permission dialog as it opens (Notification hooks hear of it).
+        self.on_permission_prompt: Callable[[PermissionRequest], None] = lambda _request: None
         self.queue: list[Pending] = []
 
     @property
@@ -82,6 +84,7 @@ class Dialogs:
         """Show `request` and wait for the answer."""
         from cc.ui.render import permission_choices
 
+        self.on_permission_prompt(request)
         choices = permission_choices(request)
         labels, kinds = [label for _, label in choices], [kind for kind, _ in choices]
         pending = Pending("permission", labels, _future(), request, kind="permission",

@@ -22,7 +22,7 @@ import json
 import os
 import secrets
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
@@ -39,6 +39,7 @@ from cc.ui.sdk.wire import (
 
 if TYPE_CHECKING:
     from cc.app.session import Session
+    from cc.hooks.lifecycle import HookNote
     from cc.permissions.ask import AskAnswer, PermissionRequest
     from cc.tools.questions import Answers, PlanChoice, Question
 
@@ -318,6 +319,7 @@ async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
                 partial=partial)
     if asks_program:
         session.engine.use_channel(ProgramChannel(host))
+    session.hook_watchers.append(_hook_records(session, host.outbox))
     if session.mcp is not None and session.mcp.setup.sdk is not None:
         session.mcp.setup.sdk.bind(host.mcp_message)
     reading = asyncio.ensure_future(host.read(reader))
@@ -328,8 +330,23 @@ async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
 
         await cancel_and_wait([reading, *host._answering])
         transport.close()
+        session.hook_watchers.clear()  # the last result is the last record
         try:
             await session.end("other")
         finally:
             await session.close()
     return status
+
+
+def _hook_records(session: Session, outbox: Outbox) -> Callable[[HookNote], None]:
+    """Hooks' records, as print mode writes them: SessionStart's and Setup's always,
+    every event's with `--include-hook-events`."""
+    from cc.ui.records import hook_record
+
+    every = session.options.include_hook_events
+
+    def sent(note: HookNote) -> None:
+        if every or note.hook_event in ("SessionStart", "Setup"):
+            outbox.send(hook_record(note, session.engine.session_id))
+
+    return sent
