@@ -20,7 +20,9 @@ The figures are Claude Code 2.1.332's, read off its requests and its result's
 An id the table does not know (a newer model, a gateway's name) is treated as a current
 model with conservative limits (200k window, 32000 out); against an endpoint that is not
 Anthropic's the request degrades anyway (`cc.core.dialect`). `ANTHROPIC_DEFAULT_OPUS_MODEL`,
-`…_SONNET_MODEL` and `…_HAIKU_MODEL` re-point the aliases, as in Claude Code.
+`…_SONNET_MODEL` and `…_HAIKU_MODEL` (or the older ANTHROPIC_SMALL_FAST_MODEL) re-point
+the aliases, as in Claude Code. (cc makes no request of its own on a small model: its
+side requests go to the session's model, as Claude Code 2.1.332's were seen to.)
 """
 
 from __future__ import annotations
@@ -108,17 +110,17 @@ ALIASES: dict[str, str] = {
     "best": "claude-opus-5-5",
     "default": "claude-opus-5-5",
 }
-#: The environment variable that re-points each family's alias.
-_ALIAS_ENV = {"opus": "ANTHROPIC_DEFAULT_OPUS_MODEL", "best": "ANTHROPIC_DEFAULT_OPUS_MODEL",
-              "default": "ANTHROPIC_DEFAULT_OPUS_MODEL",
-              "sonnet": "ANTHROPIC_DEFAULT_SONNET_MODEL",
-              "haiku": "ANTHROPIC_DEFAULT_HAIKU_MODEL"}
+#: The environment variables that re-point each family's alias, the first set winning
+#: (ANTHROPIC_SMALL_FAST_MODEL is Claude Code's older name for the Haiku-class model).
+_ALIAS_ENV = {"opus": ("ANTHROPIC_DEFAULT_OPUS_MODEL",),
+              "best": ("ANTHROPIC_DEFAULT_OPUS_MODEL",),
+              "default": ("ANTHROPIC_DEFAULT_OPUS_MODEL",),
+              "sonnet": ("ANTHROPIC_DEFAULT_SONNET_MODEL",),
+              "haiku": ("ANTHROPIC_DEFAULT_HAIKU_MODEL", "ANTHROPIC_SMALL_FAST_MODEL")}
 
 DEFAULT_MODEL = "opus"
 #: Opus while planning (plan mode), Sonnet for the work (`model_for_mode`).
 OPUSPLAN = "opusplan"
-#: The small, fast model for side work (prompt hooks, summaries).
-SMALL_MODEL = "haiku"
 
 _UNKNOWN_WINDOW = 200_000
 _UNKNOWN_OUTPUT = 32_000
@@ -139,7 +141,8 @@ def resolve_model(name: str, env: Mapping[str, str] | None = None) -> str:
     alias = key.lower()
     if alias in ALIASES:
         env = os.environ if env is None else env
-        key = env.get(_ALIAS_ENV.get(alias, ""), "") or ALIASES[alias]
+        chosen = (env.get(name) for name in _ALIAS_ENV.get(alias, ()))
+        key = next((c for c in chosen if c), ALIASES[alias])
     elif alias == OPUSPLAN:
         key = OPUSPLAN
     return key + suffix
@@ -151,12 +154,6 @@ def model_for_mode(model: str, mode: str | None) -> str:
         suffix = model[len(OPUSPLAN):]
         return resolve_model(("opus" if mode == "plan" else "sonnet") + suffix)
     return model
-
-
-def small_fast_model(env: Mapping[str, str] | None = None) -> str:
-    """The model of side work: ANTHROPIC_SMALL_FAST_MODEL, else the Haiku alias's."""
-    env = os.environ if env is None else env
-    return env.get("ANTHROPIC_SMALL_FAST_MODEL") or resolve_model(SMALL_MODEL, env)
 
 
 def model_info(model: str) -> ModelInfo:

@@ -159,7 +159,7 @@ def test_canonical_ids() -> None:
 
 
 def test_aliases_opusplan_and_their_environment() -> None:
-    from cc.models.catalog import model_for_mode, resolve_model, small_fast_model
+    from cc.models.catalog import model_for_mode, resolve_model
 
     assert resolve_model("opusplan") == "opusplan"
     assert model_for_mode("opusplan", "plan") == "claude-opus-5-5"
@@ -169,9 +169,10 @@ def test_aliases_opusplan_and_their_environment() -> None:
     env = {"ANTHROPIC_DEFAULT_OPUS_MODEL": "my-opus", "ANTHROPIC_DEFAULT_HAIKU_MODEL": "my-haiku"}
     assert resolve_model("opus", env) == "my-opus" and resolve_model("best", env) == "my-opus"
     assert resolve_model("sonnet", env) == "claude-sonnet-5-5"
-    assert small_fast_model(env) == "my-haiku"
-    assert small_fast_model({**env, "ANTHROPIC_SMALL_FAST_MODEL": "tiny"}) == "tiny"
-    assert small_fast_model({}) == "claude-haiku-5-5"
+    assert resolve_model("haiku", env) == "my-haiku"
+    assert resolve_model("haiku", {"ANTHROPIC_SMALL_FAST_MODEL": "tiny"}) == "tiny"
+    assert resolve_model("haiku", {**env, "ANTHROPIC_SMALL_FAST_MODEL": "tiny"}) == "my-haiku"
+    assert resolve_model("haiku", {}) == "claude-haiku-5-5"
     # an id the table does not know: a current model's ways, conservative limits
     unknown = model_info("gateway-model-7")
     assert (unknown.context_window, unknown.max_output_tokens) == (200_000, 32_000)
