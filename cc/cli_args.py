@@ -178,6 +178,12 @@ def build_parser() -> argparse.ArgumentParser:
                    "picker shows it)")
     p.add_argument("--allow-dangerously-skip-permissions", action="store_true",
                    help="offer bypassPermissions in the Shift+Tab cycle without starting in it")
+    p.add_argument("--init", action="store_true",
+                   help="run the Setup hooks (trigger init) before the session starts")
+    p.add_argument("--init-only", action="store_true",
+                   help="run the Setup hooks (trigger init), then exit")
+    p.add_argument("--maintenance", action="store_true",
+                   help="run the Setup hooks (trigger maintenance) before the session starts")
     p.add_argument("--autocompact", type=_autocompact, metavar="auto|tokens",
                    help="the window compaction works to: auto (the model's), or at least "
                    "100k tokens")

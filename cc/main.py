@@ -50,6 +50,8 @@ def run(argv: list[str] | None = None) -> int:
     _debug_log(args)
     _switches(args)
     try:
+        if args.init_only:
+            return _run_init_only(args)
         if args.print_mode or not sys.stdin.isatty():
             return _run_print(args)
         return _run_interactive(args)
@@ -108,6 +110,25 @@ def _resume_flags_problem(args: argparse.Namespace) -> str | None:
     if args.resume_drops_turn == "":
         return "--resume-drops-turn needs the uuid of the prompt of the turn left out"
     return None
+
+
+def _run_init_only(args: argparse.Namespace) -> int:
+    """`--init-only`: the Setup hooks (trigger init) and the session's start, no prompt."""
+    import asyncio
+
+    session = _startup(args)
+
+    async def run() -> int:
+        try:
+            await _open(args, session)
+            for note in await session.start():
+                print(note, file=sys.stderr)
+            await session.end("other")
+        finally:
+            await session.close()
+        return 0
+
+    return asyncio.run(run())
 
 
 def _run_print(args: argparse.Namespace) -> int:

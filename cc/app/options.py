@@ -84,6 +84,9 @@ class SessionOptions:
     include_hook_events: bool = False
     #: `--plugin-dir`: plugins asked for, which cc cannot load yet (system/init says so).
     plugin_dirs: tuple[str, ...] = ()
+    #: `--init`/`--init-only` (init) or `--maintenance`: the Setup hooks' trigger, run
+    #: before the session starts (None: no Setup).
+    setup_trigger: str | None = None
     #: `--allow-dangerously-skip-permissions`: Shift+Tab offers bypassPermissions.
     offer_bypass: bool = False
     #: `--name`: the session's display name (its transcript's title).
@@ -147,6 +150,7 @@ def resolve_options(
         and (getattr(args, "permission_prompt_tool", None) == "stdio"
              or getattr(args, "permission_prompts", None) == "host"),
         offer_bypass=getattr(args, "allow_dangerously_skip_permissions", False),
+        setup_trigger=_setup_trigger(args),
         name=(getattr(args, "name", None) or "").strip() or None,
         json_schema=_json_schema(args.json_schema),
         structured_output_retries=_structured_output_retries(env),
@@ -298,6 +302,12 @@ def _structured_output_retries(env: Mapping[str, str]) -> int:
     except ValueError:
         return DEFAULT_LIMIT
     return value if value >= 0 else DEFAULT_LIMIT
+
+
+def _setup_trigger(args: argparse.Namespace) -> str | None:
+    if getattr(args, "init", False) or getattr(args, "init_only", False):
+        return "init"
+    return "maintenance" if getattr(args, "maintenance", False) else None
 
 
 def _permission_mode(args: argparse.Namespace, settings: Settings) -> str:

@@ -217,9 +217,13 @@ class Session:
     # -- the turn driver -----------------------------------------------------------------
 
     async def start(self) -> list[str]:
-        """SessionStart hooks (startup or resume), then InstructionsLoaded for each
-        CLAUDE.md in the context; notices for the user."""
-        notices = await self.engine.start_session("resume" if self.resumed else "startup")
+        """Setup hooks (`--init`, `--maintenance`), SessionStart hooks (startup or
+        resume), then InstructionsLoaded for each CLAUDE.md in the context; notices for
+        the user."""
+        notices = []
+        if self.options.setup_trigger is not None:
+            notices += await self.engine.start_session(self.options.setup_trigger, setup=True)
+        notices += await self.engine.start_session("resume" if self.resumed else "startup")
         hooks = self.engine.hooks
         if hooks is not None and self.options.system_prompt is None \
                 and hooks.listens("InstructionsLoaded"):

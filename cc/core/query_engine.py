@@ -516,11 +516,13 @@ class QueryEngine:
         self.warnings.append(f"Could not save the conversation to {path}: {exc}; not saving it")
         self.transcript = None
 
-    async def start_session(self, source: str) -> list[str]:
-        """SessionStart hooks (startup, resume, clear, compact); notices for the user."""
+    async def start_session(self, source: str, *, setup: bool = False) -> list[str]:
+        """SessionStart hooks (startup, resume, clear, compact), or with `setup` the Setup
+        hooks (init, maintenance); notices for the user."""
         if self.hooks is None:
             return []
-        outcome = await self.hooks.session_start(source, model=self.model)
+        outcome = await (self.hooks.setup(source) if setup
+                         else self.hooks.session_start(source, model=self.model))
         context = self._context_message(outcome)
         if context is not None:
             self.messages.append(context)

@@ -464,8 +464,8 @@ class HookRunner:
         return out
 
     async def setup(self, trigger: str) -> HookOutcome:
-        """`trigger`: init or maintenance (what matchers test). Context → model.
-        Nothing in cc calls it yet: it has no --init, --init-only or --maintenance."""
+        """`trigger`: init (`--init`, `--init-only`) or maintenance (`--maintenance`), what
+        matchers test; its context reaches the model."""
         return await self.run("Setup", {"trigger": trigger}, trigger)
 
     def listens(self, event: str) -> bool:

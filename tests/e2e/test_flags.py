@@ -112,3 +112,28 @@ def test_name_titles_the_session_as_rename_does(project: Project) -> None:
     assert titles == ["release prep"]
     assert {line["sessionId"] for line in lines if "sessionId" in line} == {
         run.json()["session_id"]}
+
+
+def test_init_init_only_and_maintenance_run_the_setup_hooks(project: Project) -> None:
+    log = project.root / "hooks.log"
+    record = [{"hooks": [{"type": "command", "command": f"cat >> {log}; echo >> {log}"}]}]
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude" / "settings.json").write_text(
+        json.dumps({"hooks": {"Setup": record, "SessionStart": record}}))
+
+    def events() -> list[tuple[str, str]]:
+        found = [json.loads(line) for line in log.read_text().splitlines() if line.strip()]
+        log.unlink()
+        return [(e["hook_event_name"], e.get("trigger") or e.get("source")) for e in found]
+
+    run = project.run("--init-only")  # no prompt, no request: the hooks, then exit
+    assert (run.returncode, run.stdout) == (0, "")
+    assert events() == [("Setup", "init"), ("SessionStart", "startup")]
+    assert project.api.bodies == []
+    project.api.script(Reply([text("a")]), Reply([text("b")]), Reply([text("c")]))
+    assert project.run("-p", "hi", "--init").returncode == 0
+    assert events() == [("Setup", "init"), ("SessionStart", "startup")]
+    assert project.run("-p", "hi", "--maintenance").returncode == 0
+    assert events() == [("Setup", "maintenance"), ("SessionStart", "startup")]
+    assert project.run("-p", "hi").returncode == 0
+    assert events() == [("SessionStart", "startup")]
