@@ -16,16 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from cc.permissions.ask import HookRuling
-
-
-def suggestion(rule: str) -> dict[str, Any]:
-    """A rule "always" would add, in Claude Code's PermissionUpdate shape."""
-    tool, _, rest = rule.partition("(")
-    value: dict[str, Any] = {"toolName": tool}
-    if rest:
-        value["ruleContent"] = rest[:-1]
-    return {"type": "addRules", "rules": [value], "behavior": "allow",
-            "destination": "localSettings"}
+from cc.permissions.updates import rule_text
 
 
 def ruling_of(decision: dict[str, Any] | None) -> HookRuling | None:
@@ -48,9 +39,7 @@ def ruling_of(decision: dict[str, Any] | None) -> HookRuling | None:
                                                                           "ask"):
             for rule in update.get("rules") or []:
                 if isinstance(rule, dict) and isinstance(rule.get("toolName"), str):
-                    content = rule.get("ruleContent")
-                    text = f"{rule['toolName']}({content})" if content else rule["toolName"]
-                    rules.append((update["behavior"], text, persist))
+                    rules.append((update["behavior"], rule_text(rule), persist))
         elif update.get("type") == "setMode" and isinstance(update.get("mode"), str):
             mode = update["mode"]
     return HookRuling("allow", updated_input=updated if isinstance(updated, dict) else None,

@@ -36,12 +36,13 @@ from cc.hooks.lifecycle import HookFinished, HookProgress, HookStarted, HookWatc
 from cc.hooks.matchers import rule_matches
 from cc.hooks.outcome import HookOutcome, combine
 from cc.hooks.payload import error_text, jsonable, team_fields
-from cc.hooks.permission_request import ruling_of, suggestion
+from cc.hooks.permission_request import ruling_of
 from cc.hooks.process import KILL_GRACE, HookResult, run_hook_command, run_host_hook
 from cc.hooks.prompt_hook import HookModel, run_prompt_hook
 from cc.hooks.watches import Watches
 from cc.identity import AgentInfo
 from cc.permissions.ask import HookRuling, PermissionRequest
+from cc.permissions.updates import allow_suggestion
 from cc.tools.base import ToolResult
 
 __all__ = ["HookOutcome", "HookResult", "HookRunner", "StopRequest", "team_fields"]
@@ -320,7 +321,7 @@ class HookRunner:
         A deny with `interrupt: true` also ends the turn."""
         payload = {"tool_name": request.tool_name,
                    "tool_input": self._absolute(request.tool_input),
-                   "permission_suggestions": [suggestion(r) for r in request.suggestions]}
+                   "permission_suggestions": [allow_suggestion(r) for r in request.suggestions]}
         out = await self.run("PermissionRequest", payload, request.tool_name)
         self._note(out)
         decision = out.request_decision or {}

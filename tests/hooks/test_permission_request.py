@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
-from cc.hooks.permission_request import ruling_of, suggestion
+from cc.hooks.permission_request import ruling_of
 from cc.permissions.ask import PermissionRequest
+from cc.permissions.updates import allow_suggestion as suggestion
 from tests.hooks.conftest import HookProject, on
 
 

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, TYPE_CHECKING, Any
 
+from cc.permissions.updates import allow_suggestion, rule_text
 from cc.ui.sdk.wire import (
     BadLine,
     ControlCancel,
@@ -218,7 +219,7 @@ class ProgramChannel:
             "subtype": "can_use_tool",
             "tool_name": request.tool_name,
             "input": request.tool_input,
-            "permission_suggestions": [_suggestion(rule) for rule in request.suggestions],
+            "permission_suggestions": [allow_suggestion(rule) for rule in request.suggestions],
             "blocked_path": None,
             "decision_reason": request.reason,
             "description": request.description,
@@ -247,7 +248,7 @@ class ProgramChannel:
             persist = update.get("destination") in ("localSettings", "projectSettings",
                                                     "userSettings")
             if kind == "addRules" and update.get("behavior") in ("allow", "deny", "ask"):
-                rules = [_rule_text(r) for r in update.get("rules") or [] if isinstance(r, dict)]
+                rules = [rule_text(r) for r in update.get("rules") or [] if isinstance(r, dict)]
                 for warning in checker.add_rules(update["behavior"], rules, persist=persist):
                     _warn(warning)
             elif kind == "setMode" and isinstance(update.get("mode"), str):
@@ -289,22 +290,6 @@ class ProgramChannel:
             return None
         updated = answer.body.get("updatedInput")
         return updated if isinstance(updated, dict) else tool_input
-
-
-def _rule_text(rule: dict[str, Any]) -> str:
-    """`{"toolName": "Bash", "ruleContent": "npm test:*"}` → `Bash(npm test:*)`."""
-    content = rule.get("ruleContent")
-    return f"{rule.get('toolName')}({content})" if content else str(rule.get("toolName"))
-
-
-def _suggestion(rule: str) -> dict[str, Any]:
-    """A rule the program may apply for "always", in the SDK's PermissionUpdate shape."""
-    tool, _, rest = rule.partition("(")
-    value: dict[str, Any] = {"toolName": tool}
-    if rest:
-        value["ruleContent"] = rest[:-1]
-    return {"type": "addRules", "rules": [value], "behavior": "allow",
-            "destination": "localSettings"}
 
 
 async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
