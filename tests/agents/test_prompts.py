@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 from cc.agents.definitions import builtin_agents
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "agent_prompts.txt"
 
@@ -24,8 +24,4 @@ def test_golden_agent_prompts() -> None:
     rendered += "".join(f"\n## {p.name}\n{p.read_text(encoding='utf-8')}"
                         for p in sorted(folder.iterdir(), key=lambda p: p.name)
                         if p.name.endswith(".md"))
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "agent prompts changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
-    )
+    assert_golden(GOLDEN, rendered, "agent prompts")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from cc.compact.summarize import instruction, summary_of
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "compact_texts.txt"
 
@@ -13,11 +13,7 @@ GOLDEN = Path(__file__).parent / "golden" / "compact_texts.txt"
 def test_golden_instruction() -> None:
     rendered = (f"## plain\n{instruction()}\n\n## with instructions\n"
                 f"{instruction('keep the test names')}\n")
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "compaction texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended")
+    assert_golden(GOLDEN, rendered, "compaction texts")
     assert "$" not in rendered
 
 

@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import os
 from datetime import date
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from cc.prompts.builder import (
     model_display_name,
     render,
 )
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "system_prompt.txt"
 STATIC = [
@@ -170,12 +170,7 @@ def test_golden_rendered_prompt() -> None:
         append="Answer in English.",
     )
     rendered = render(sections) + "\n"
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "system prompt changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
-    )
+    assert_golden(GOLDEN, rendered, "system prompt")
 
 
 def test_environment_for_detects_git_by_walking_up(

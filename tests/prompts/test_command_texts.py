@@ -4,11 +4,11 @@ file."""
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 from cc.commands.headless import unknown_note
+from tests.golden import assert_golden
 
 GOLDEN = Path(__file__).parent / "golden" / "command_texts.txt"
 NAMES = ("init.md", "review.md", "security_review.md", "unknown_command.md")
@@ -18,11 +18,7 @@ def test_golden_command_texts() -> None:
     folder = resources.files("cc.prompts").joinpath("commands")
     rendered = "".join(f"## {name}\n{folder.joinpath(name).read_text(encoding='utf-8')}\n"
                        for name in NAMES)
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "command texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
-    )
+    assert_golden(GOLDEN, rendered, "command texts")
 
 
 def test_unknown_note_names_the_nearest_command_when_there_is_one() -> None:

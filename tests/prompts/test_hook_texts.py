@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 from cc.hooks import prompt_hook
 from cc.prompts import load_text
+from tests.golden import assert_golden, folder_texts
 
 GOLDEN = Path(__file__).parent / "golden" / "hook_texts.txt"
 
@@ -21,12 +21,5 @@ def test_every_hook_text_is_used_and_loads() -> None:
 
 
 def test_golden_hook_texts() -> None:
-    folder = resources.files("cc.prompts").joinpath("hooks")
-    rendered = "".join(f"## {p.name}\n{p.read_text(encoding='utf-8')}\n"
-                       for p in sorted(folder.iterdir(), key=lambda p: p.name)
-                       if p.name.endswith(".md"))
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "hook texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
-    )
+    rendered = folder_texts("hooks")
+    assert_golden(GOLDEN, rendered, "hook texts")

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from importlib import resources
 from pathlib import Path
 
 from cc.core import query_loop, structured_answer
 from cc.prompts import load_text
+from tests.golden import assert_golden, folder_texts
 
 GOLDEN = Path(__file__).parent / "golden" / "loop_texts.txt"
 
@@ -24,12 +24,5 @@ def test_every_loop_text_is_a_prompt_file_and_loads() -> None:
 
 
 def test_golden_loop_texts() -> None:
-    folder = resources.files("cc.prompts").joinpath("loop")
-    rendered = "".join(f"## {p.name}\n{p.read_text(encoding='utf-8')}\n"
-                       for p in sorted(folder.iterdir(), key=lambda p: p.name)
-                       if p.name.endswith(".md"))
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "loop texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended"
-    )
+    rendered = folder_texts("loop")
+    assert_golden(GOLDEN, rendered, "loop texts")

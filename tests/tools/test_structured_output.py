@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +9,7 @@ from cc.prompts import load_text
 from cc.tools.base import ToolContext
 from cc.tools.json_schema import MAX_PROBLEMS, mismatches, schema_problem
 from cc.tools.structured_output import ACCEPTED, MISMATCH, StructuredOutputTool
+from tests.golden import assert_golden
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -96,7 +96,4 @@ def test_golden_structured_output_texts() -> None:
     assert "{problems}" in load_text(MISMATCH)
     rendered = "".join(f"## {name}\n{load_text(name)}\n" for name in (
         "tools/StructuredOutput.md", ACCEPTED, MISMATCH))
-    if os.environ.get("CC_UPDATE_GOLDEN") == "1":
-        GOLDEN.write_text(rendered, encoding="utf-8")
-    assert GOLDEN.read_text(encoding="utf-8") == rendered, (
-        "StructuredOutput texts changed; rerun with CC_UPDATE_GOLDEN=1 if intended")
+    assert_golden(GOLDEN, rendered, "StructuredOutput texts")
