@@ -4,7 +4,6 @@
     on_close(fn)       a resource to close (the shell, background commands, the client)
     aclose()           cancel and await every task still running, then close the
                        resources in the reverse order of registration; idempotent
-    cancel_and_wait()  what aclose does to its tasks, for any set of tasks
 
 A task that fails is not lost: its exception is kept in `failures` for whoever reports
 them. After `aclose()` nothing new may start.
@@ -17,6 +16,8 @@ import contextlib
 import inspect
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TypeVar
+
+from cc.cancelling import cancel_and_wait
 
 T = TypeVar("T")
 
@@ -67,29 +68,3 @@ class Supervisor:
         self._closed = True
         await cancel_and_wait(list(self._tasks))
         await self._stack.aclose()
-
-
-#: A cancelled task gets this long to end before it is cancelled again; after the last
-#: round it is left behind rather than hang the close.
-CANCEL_WAIT = 10.0
-CANCEL_ROUNDS = 3
-
-
-async def cancel_and_wait(tasks: list[asyncio.Task[Any]], *, wait: float = CANCEL_WAIT,
-                          rounds: int = CANCEL_ROUNDS) -> list[asyncio.Task[Any]]:
-    """Cancel the tasks and wait for them to end; the ones that did not. A task whose
-    cancellation was absorbed (anyio's cancel scopes can take a cancel for their own
-    when both land together, in the MCP SDK's shutdown say) is cancelled again, so a
-    close ends instead of waiting forever."""
-    pending = [t for t in tasks if not t.done()]
-    for _ in range(rounds):
-        if not pending:
-            break
-        for task in pending:
-            task.cancel()
-        await asyncio.wait(pending, timeout=wait)
-        pending = [t for t in pending if not t.done()]
-    for task in tasks:  # retrieve outcomes, so none is reported as never retrieved
-        if task.done() and not task.cancelled():
-            task.exception()
-    return pending

@@ -7,6 +7,8 @@ import asyncio
 from collections.abc import Coroutine
 from typing import Any
 
+from cc.cancelling import cancel_and_wait
+
 
 class Background:
     def __init__(self) -> None:
@@ -29,9 +31,6 @@ class Background:
         return texts
 
     async def cancel(self) -> None:
-        """End whatever still runs (the session is over)."""
-        tasks = set(self._tasks)
-        for task in tasks:
-            task.cancel()
-        if tasks:
-            await asyncio.wait(tasks)
+        """End whatever still runs (the session is over); one that will not end is left
+        behind rather than hold the close."""
+        await cancel_and_wait(list(self._tasks))

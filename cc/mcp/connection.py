@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from cc.core.supervisor import cancel_and_wait
+from cc.cancelling import cancel_and_wait
 from cc.mcp.client import ClientSetup, all_pages, describe_error, list_tools, open_client
 from cc.mcp.config import ServerEntry
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cc.core.supervisor import cancel_and_wait
+from cc.cancelling import cancel_and_wait
 from cc.mcp.client import ClientSetup
 from cc.mcp.config import ServerEntry, StdioServer
 from cc.mcp.connection import ServerConnection, ServerDown

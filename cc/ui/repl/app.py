@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc import __version__
+from cc.cancelling import cancel_and_wait
 from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_await
 from cc.commands.registry import CommandRegistry, resolve_input
 from cc.ui.repl.dialogs import Dialogs, Pending
@@ -208,8 +209,7 @@ class Repl:
                 await self.session.prompt_async(pre_run=self._after_first_draw)
         finally:
             self.exiting = True
-            worker.cancel()
-            await asyncio.wait({worker})
+            await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
             if self.status_line is not None:
                 await self.status_line.close()
             await self.runtime.end("prompt_input_exit", drain=False)

@@ -311,7 +311,7 @@ async def run_sdk(session: Session, *, asks_program: bool, replay: bool,
     try:
         status = await host.run_turns()
     finally:
-        from cc.core.supervisor import cancel_and_wait
+        from cc.cancelling import cancel_and_wait
 
         await cancel_and_wait([reading, *host._answering])
         transport.close()
