@@ -299,7 +299,7 @@ async def launch(parent: QueryEngine, host: AgentHost, definition: AgentDefiniti
         max_turns=definition.max_turns,
         thinking_budget=parent.config.thinking_budget,
         fallback_models=parent.config.fallback_models,
-        controls=parent.config.controls,
+        controls=parent.config.controls.for_subagent(),
         max_output_tokens=parent.config.max_output_tokens,
         session_id=parent.session_id,
         identity=info,

@@ -227,7 +227,9 @@ def _controls(args: argparse.Namespace, settings: Settings, env: Mapping[str, st
     display = args.thinking_display
     if display is None and args.print_mode and args.output_format in ("text", "json"):
         display = "omitted"
-    return RequestControls(adaptive_thinking=not off,
+    cache_ttl, subagent_cache_ttl = _cache_ttls(settings, env, warnings)
+    return RequestControls(cache_ttl=cache_ttl, subagent_cache_ttl=subagent_cache_ttl,
+                           adaptive_thinking=not off,
                            budget_fallback=settings.get("alwaysThinkingEnabled") is not False,
                            thinking_display=display, effort=str(effort) if effort else None,
                            task_budget=args.task_budget, betas=tuple(dict.fromkeys(betas)))
@@ -302,6 +304,28 @@ def _structured_output_retries(env: Mapping[str, str]) -> int:
     except ValueError:
         return DEFAULT_LIMIT
     return value if value >= 0 else DEFAULT_LIMIT
+
+
+def _cache_ttls(settings: Settings, env: Mapping[str, str],
+                warnings: list[str]) -> tuple[str, str | None]:
+    """The prompt cache's lifetime for the session and for its sub-agents (None: the
+    same): DISABLE_PROMPT_CACHING (off), FORCE_PROMPT_CACHING_5M and
+    ENABLE_PROMPT_CACHING_1H decide for both; else the settings' promptCacheTtl and
+    subagentPromptCacheTtl (5m or 1h), as Claude Code reads them."""
+    if truthy(env.get("DISABLE_PROMPT_CACHING")):
+        return "off", None
+    if truthy(env.get("FORCE_PROMPT_CACHING_5M")):
+        return "5m", None
+    if truthy(env.get("ENABLE_PROMPT_CACHING_1H")):
+        return "1h", None
+    chosen: list[str | None] = []
+    for key in ("promptCacheTtl", "subagentPromptCacheTtl"):
+        value = settings.get(key)
+        if value is not None and value not in ("5m", "1h"):
+            warnings.append(f"{key} {value!r} is not 5m or 1h; the default applies")
+            value = None
+        chosen.append(value)
+    return chosen[0] or "5m", chosen[1]
 
 
 def _setup_trigger(args: argparse.Namespace) -> str | None:

@@ -45,6 +45,11 @@ KEYS: dict[str, tuple[Any, str]] = {
     "spinnerTipsEnabled": (StrictBool, "Tips while waiting (cc shows none)"),
     "cleanupPeriodDays": (Annotated[StrictInt, Field(ge=1)],
                           "Transcripts older than this many days are deleted at start-up"),
+    "effortLevel": (Literal["low", "medium", "high", "xhigh", "max"],
+                    "How hard the model works (the model's default when unset)"),
+    "promptCacheTtl": (Literal["5m", "1h"], "How long the prompt cache keeps a conversation"),
+    "subagentPromptCacheTtl": (Literal["5m", "1h"],
+                               "The prompt cache's lifetime for sub-agents' requests"),
 }
 
 

@@ -39,7 +39,7 @@ from cc.prompts.builder import PromptSection
 if TYPE_CHECKING:
     import anthropic
 
-_EPHEMERAL = {"type": "ephemeral"}
+_EPHEMERAL: dict[str, Any] = {"type": "ephemeral"}
 #: The API's own stream events (the SDK adds derived ones such as "text").
 _RAW_EVENTS = frozenset({
     "message_start", "message_delta", "message_stop",
@@ -142,6 +142,7 @@ class ModelRequest:
         if one_million:  # Claude Code's spelling of the 1M window: the id without it
             model = model[: -len(ONE_MILLION_SUFFIX)]
         thinking = self.controls.thinking(info, self.max_tokens, self.thinking_budget, dialect)
+        cache = self.controls.cache_control(dialect)
         betas += self.controls.beta_headers(info, thinking=thinking is not None,
                                             dialect=dialect)
         if one_million and model_info(model).context_window < 1_000_000:
@@ -155,9 +156,9 @@ class ModelRequest:
         params: dict[str, Any] = {
             "model": model,
             "max_tokens": self.max_tokens,
-            "messages": with_message_breakpoint(self.messages),
+            "messages": with_message_breakpoint(self.messages, cache),
         }
-        system = system_blocks(self.system)
+        system = system_blocks(self.system, cache)
         if system:
             params["system"] = system
         if self.tools:
@@ -180,19 +181,23 @@ class ModelRequest:
         return params
 
 
-def system_blocks(sections: Sequence[PromptSection]) -> list[dict[str, Any]]:
-    """System text blocks, a cache breakpoint closing the static (cacheable) prefix."""
+def system_blocks(sections: Sequence[PromptSection],
+                  cache: dict[str, Any] | None = _EPHEMERAL) -> list[dict[str, Any]]:
+    """System text blocks, a cache breakpoint (`cache`; None: none) closing the static
+    (cacheable) prefix."""
     kept = [s for s in sections if s.text.strip()]
     blocks: list[dict[str, Any]] = [{"type": "text", "text": s.text} for s in kept]
     last_static = max((i for i, s in enumerate(kept) if s.cacheable), default=None)
-    if last_static is not None:
-        blocks[last_static]["cache_control"] = dict(_EPHEMERAL)
+    if last_static is not None and cache is not None:
+        blocks[last_static]["cache_control"] = dict(cache)
     return blocks
 
 
-def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A copy of `messages` with a cache breakpoint on the last cacheable block."""
-    if not messages:
+def with_message_breakpoint(messages: list[dict[str, Any]],
+                            cache: dict[str, Any] | None = _EPHEMERAL) -> list[dict[str, Any]]:
+    """A copy of `messages` with a cache breakpoint (`cache`; None: none) on the last
+    cacheable block."""
+    if not messages or cache is None:
         return messages
     out = list(messages)
     last = dict(out[-1])
@@ -202,7 +207,7 @@ def with_message_breakpoint(messages: list[dict[str, Any]]) -> list[dict[str, An
     blocks: list[dict[str, Any]] = [dict(b) for b in content]
     for block in reversed(blocks):
         if block.get("type") not in ("thinking", "redacted_thinking"):
-            block["cache_control"] = dict(_EPHEMERAL)
+            block["cache_control"] = dict(cache)
             break
     last["content"] = blocks
     out[-1] = last

@@ -39,9 +39,13 @@ EFFORT_BETA = "effort-2025-11-24"
 TASK_BUDGET_BETA = "task-budgets-2026-03-13"
 #: The beta that opens the 1M-token context window on a 200k model.
 CONTEXT_1M_BETA = "context-1m-2025-08-07"
+#: What a one-hour prompt cache (`cache_control.ttl: 1h`) needs.
+EXTENDED_CACHE_TTL_BETA = "extended-cache-ttl-2025-04-11"
+#: The prompt cache's lifetimes: Claude Code's `promptCacheTtl` values, and off.
+CACHE_TTLS = ("5m", "1h", "off")
 #: The betas that stay when experimental ones are off (CLAUDE_CODE_DISABLE_EXPERIMENTAL_BETAS).
 _STABLE_BETAS = frozenset({CLAUDE_CODE_BETA, INTERLEAVED_THINKING_BETA, EFFORT_BETA,
-                           CONTEXT_1M_BETA, TASK_BUDGET_BETA})
+                           CONTEXT_1M_BETA, TASK_BUDGET_BETA, EXTENDED_CACHE_TTL_BETA})
 EFFORT_LEVELS = ("low", "medium", "high", "xhigh", "max")
 #: The `--betas` Claude Code lets an API-key user add (it refuses the others).
 ALLOWED_BETAS = (CONTEXT_1M_BETA,)
@@ -63,6 +67,10 @@ class RequestControls:
     effort: str | None = None
     task_budget: int | None = None
     betas: tuple[str, ...] = ()
+    #: How long the prompt cache keeps what a request marks: 5m, 1h, or off (no marks).
+    cache_ttl: str = "5m"
+    #: A sub-agent's (settings `subagentPromptCacheTtl`); None: the same as the session's.
+    subagent_cache_ttl: str | None = None
 
     def thinking(self, model: ModelInfo, max_tokens: int, budget: int | None,
                  dialect: Dialect = FULL) -> dict[str, Any] | None:
@@ -116,6 +124,8 @@ class RequestControls:
             out.append(EFFORT_BETA)
         if self.task_budget is not None:
             out.append(TASK_BUDGET_BETA)
+        if self.cache_ttl == "1h":
+            out.append(EXTENDED_CACHE_TTL_BETA)
         out += self.betas
         if not dialect.experimental:
             out = [b for b in out if b in _STABLE_BETAS or b in self.betas]
@@ -128,6 +138,19 @@ class RequestControls:
             return None
         # (every thinking block stays: the conversation's prefix is cached as it is)
         return {"edits": [{"type": "clear_thinking_20251015", "keep": "all"}]}
+
+    def cache_control(self, dialect: Dialect = FULL) -> dict[str, Any] | None:
+        """What a cache breakpoint says (None: the prompt cache is off). An endpoint that
+        takes no betas gets the default lifetime."""
+        if self.cache_ttl == "off":
+            return None
+        if self.cache_ttl == "1h" and dialect.betas:
+            return {"type": "ephemeral", "ttl": "1h"}
+        return {"type": "ephemeral"}
+
+    def for_subagent(self) -> RequestControls:
+        """A sub-agent's: the same, with the sub-agents' cache lifetime if one is set."""
+        return replace(self, cache_ttl=self.subagent_cache_ttl or self.cache_ttl)
 
     def without_task_budget(self) -> RequestControls:
         """For requests beside the task (a compaction's summary)."""
