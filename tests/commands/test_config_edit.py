@@ -4,6 +4,7 @@ the value's type first (a bad value writes nothing)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from cc.commands.context import CommandContext
@@ -22,6 +23,11 @@ def _out(ctx: CommandContext) -> str:
     return str(text)
 
 
+def _said(ctx: CommandContext) -> str:
+    """What was said, as one line (the console wraps long paths where it likes)."""
+    return " ".join(_out(ctx).split())
+
+
 def _json(path: Path) -> object:
     return json.loads(path.read_text())
 
@@ -31,8 +37,9 @@ async def test_config_lists_the_keys_with_values_and_files(engine: QueryEngine,
     ctx = make_ctx(engine, tmp_path)
     await dispatch("/config", ctx)
     out = _out(ctx)
-    assert '  model                "opus"  [user]' in out
-    assert "  cleanupPeriodDays    (not set)" in out
+    # (the values line up in a column as wide as the longest key)
+    assert re.search(r'^  model +"opus"  \[user\]$', out, re.M)
+    assert re.search(r"^  cleanupPeriodDays +\(not set\)$", out, re.M)
     for key in ("attribution", "outputStyle", "language", "claudeMdExcludes",
                 "respectGitignore", "statusLine", "spinnerTipsEnabled"):
         assert f"  {key} " in out
@@ -45,7 +52,7 @@ async def test_set_and_unset_keep_the_rest_of_the_file(engine: QueryEngine,
     user = ctx.config_dir / "settings.json"
     user.write_text(json.dumps({"model": "opus", "hooks": {}}))
     await dispatch("/config set cleanupPeriodDays 7", ctx)
-    assert "applies from the next session" in _out(ctx)
+    assert "applies from the next session" in _said(ctx)
     await dispatch('/config set attribution {"commit": "", "pr": "Made with cc"}', ctx)
     await dispatch("/config set language français canadien", ctx)
     assert _json(user) == {"model": "opus", "hooks": {}, "cleanupPeriodDays": 7,
@@ -54,7 +61,7 @@ async def test_set_and_unset_keep_the_rest_of_the_file(engine: QueryEngine,
     await dispatch("/config unset cleanupPeriodDays", ctx)
     assert "cleanupPeriodDays" not in _json(user)  # type: ignore[operator]
     await dispatch("/config set --local outputStyle Learning", ctx)
-    assert "next conversation (/clear)" in _out(ctx)
+    assert "next conversation (/clear)" in _said(ctx)
     local = ctx.cwd / ".claude" / "settings.local.json"
     assert _json(local) == {"outputStyle": "Learning"}
     await dispatch("/config set --project respectGitignore false", ctx)
@@ -65,14 +72,14 @@ async def test_bad_values_write_nothing(engine: QueryEngine, tmp_path: Path) -> 
     ctx = make_ctx(engine, tmp_path)
     user = ctx.config_dir / "settings.json"
     await dispatch("/config set cleanupPeriodDays 0", ctx)
-    assert "Not saved: cleanupPeriodDays: Input should be greater than or equal to 1" in _out(ctx)
+    assert "Not saved: cleanupPeriodDays: Input should be greater than or equal to 1" in _said(ctx)
     await dispatch('/config set statusLine {"type": "command"}', ctx)
-    assert "Not saved: statusLine: command: Field required" in _out(ctx)
+    assert "Not saved: statusLine: command: Field required" in _said(ctx)
     await dispatch("/config set respectGitignore maybe", ctx)
-    assert "Not saved: respectGitignore" in _out(ctx)
+    assert "Not saved: respectGitignore" in _said(ctx)
     await dispatch("/config set model", ctx)
-    assert "Usage: /config" in _out(ctx)
+    assert "Usage: /config" in _said(ctx)
     assert not user.exists()
     await dispatch("/config set somethingElse 1", ctx)
-    assert "cc does not use somethingElse; it is kept in the file." in _out(ctx)
+    assert "cc does not use somethingElse; it is kept in the file." in _said(ctx)
     assert _json(user) == {"somethingElse": 1}
