@@ -9,7 +9,6 @@ running session) and the Bash sandbox.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -81,7 +80,7 @@ def _install(report: DoctorReport, config_dir: Path) -> None:
 
 
 def _settings(report: DoctorReport, cwd: Path, config_dir: Path) -> dict[str, Any]:
-    from cc.config.settings import settings_paths
+    from cc.config.settings import merge_settings, parse_settings_text, settings_paths
 
     report.section("Settings")
     merged: dict[str, Any] = {}
@@ -94,17 +93,12 @@ def _settings(report: DoctorReport, cwd: Path, config_dir: Path) -> dict[str, An
         except OSError as exc:
             report.bad(f"{source}: {path}: cannot be read ({exc.strerror or exc})")
             continue
-        try:
-            data = json.loads(text) if text.strip() else {}
-        except json.JSONDecodeError as exc:
-            report.bad(f"{source}: {path}: invalid JSON at line {exc.lineno}, column "
-                       f"{exc.colno}: {exc.msg} (the file is skipped)")
-            continue
-        if not isinstance(data, dict):
-            report.bad(f"{source}: {path}: the top level must be an object (skipped)")
+        data, problem = parse_settings_text(text)
+        if data is None:
+            report.bad(f"{source}: {path}: {problem} (skipped)")
             continue
         report.good(f"{source}: {path}")
-        merged.update(data)
+        merge_settings(merged, data)  # (as a session merges them)
     return merged
 
 

@@ -81,22 +81,31 @@ def _add_file(out: Settings, source: str, path: Path, *, required: bool = False)
 def _add_text(out: Settings, source: str, path: Path | None, text: str, label: str) -> None:
     if not text.strip():
         return
+    data, problem = parse_settings_text(text)
+    if data is None:
+        out.warnings.append(f"Skipped settings in {label}: {problem}")
+        return
+    out.files.append(SettingsFile(source, path, data))
+    merge_settings(out.merged, data)
+
+
+def parse_settings_text(text: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A settings file's object, or (None, why it cannot be used): strict JSON, an
+    object at the top (an empty text is an empty object)."""
+    if not text.strip():
+        return {}, None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        out.warnings.append(
-            f"Skipped settings in {label}: invalid JSON at line {exc.lineno}, "
-            f"column {exc.colno}: {exc.msg}"
-        )
-        return
+        return None, f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
     if not isinstance(data, dict):
-        out.warnings.append(f"Skipped settings in {label}: the top level must be an object")
-        return
-    out.files.append(SettingsFile(source, path, data))
-    _merge(out.merged, data)
+        return None, "the top level must be an object"
+    return data, None
 
 
-def _merge(into: dict[str, Any], data: dict[str, Any]) -> None:
+def merge_settings(into: dict[str, Any], data: dict[str, Any]) -> None:
+    """`data` over `into`, as a later source over earlier ones: permission rule lists
+    join, `env` and `sandbox` merge key by key, anything else replaces."""
     for key, value in data.items():
         if key == "permissions" and isinstance(value, dict):
             perms = into.setdefault("permissions", {})
