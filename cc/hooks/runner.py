@@ -286,12 +286,7 @@ class HookRunner:
             payload["duration_ms"] = duration_ms
         out = await self.run(event, payload, tool_name)
         self._note(out)
-        parts = []
-        if out.blocked and out.reason:
-            parts.append(f"{event}:{tool_name} hook blocking error: {out.reason}")
-        if out.additional_context:
-            parts.append(f"{event}:{tool_name} hook additional context: {out.additional_context}")
-        return "\n\n".join(parts) or None
+        return _for_model(f"{event}:{tool_name}", out)
 
     async def post_tool_batch(
         self, calls: list[tuple[str, dict[str, Any], str, ToolResult]]
@@ -308,12 +303,7 @@ class HookRunner:
             for name, inp, tool_use_id, result in calls]}
         out = await self.run("PostToolBatch", payload)
         self._note(out)
-        parts = []
-        if out.blocked and out.reason:
-            parts.append(f"PostToolBatch hook blocking error: {out.reason}")
-        if out.additional_context:
-            parts.append(f"PostToolBatch hook additional context: {out.additional_context}")
-        return "\n\n".join(parts) or None
+        return _for_model("PostToolBatch", out)
 
     async def permission_request(self, request: PermissionRequest) -> HookRuling | None:
         """`PermissionHooks`: before a permission prompt would be shown, the hooks may
@@ -593,3 +583,14 @@ class HookRunner:
             return int(raw) / 1000
         explicit = [h.timeout for h in hooks if h.timeout_set]
         return max(SESSION_END_BUDGET, min(SESSION_END_MAX, max(explicit, default=0.0)))
+
+
+def _for_model(label: str, out: HookOutcome) -> str | None:
+    """What hooks that ran after calls say for the model: a block's reason, then their
+    context, each named by `label` (None: nothing)."""
+    parts = []
+    if out.blocked and out.reason:
+        parts.append(f"{label} hook blocking error: {out.reason}")
+    if out.additional_context:
+        parts.append(f"{label} hook additional context: {out.additional_context}")
+    return "\n\n".join(parts) or None
