@@ -68,10 +68,11 @@ def main_spec(session: Session, tool_names: Sequence[str], *,
         warnings += problems
     if options.system_prompt is None:
         session.output_style = style.name
-    claude_md = None if options.system_prompt is not None or simple_mode() else render_claude_md(
-        load_claude_md(session.cwd, session.config_dir,
-                       session.settings.get("claudeMdExcludes"))
-    )
+    claude_md = None
+    if options.system_prompt is None and not simple_mode():
+        session.instruction_files = load_claude_md(session.cwd, session.config_dir,
+                                                   session.settings.get("claudeMdExcludes"))
+        claude_md = render_claude_md(session.instruction_files)
     memory = session.memory_dir
     system = build_system_prompt(
         environment_for(session.cwd, options.model),

@@ -17,7 +17,6 @@ context's `engine_ref`, bound to the agent's services once the engine exists.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from cc.input.prepare import PreparedInput
     from cc.mcp.approval import ServerAnswer
     from cc.mcp.hub import McpHub
+    from cc.memory.claude_md import MemoryFile
     from cc.models.messages import UserMessage
     from cc.permissions.checker import PermissionChecker
     from cc.sandbox.sandbox import Sandbox
@@ -102,6 +102,8 @@ class Session:
         #: The output style of the main agent's prompt (`main_spec` sets it, /clear
         #: may change it).
         self.output_style = "default"
+        #: The CLAUDE.md files in the main agent's prompt (`main_spec` sets them).
+        self.instruction_files: list[MemoryFile] = []
 
     # -- the facts -----------------------------------------------------------------------
 
@@ -225,11 +227,8 @@ class Session:
             notices += await self.engine.start_session(self.options.setup_trigger, setup=True)
         notices += await self.engine.start_session("resume" if self.resumed else "startup")
         hooks = self.engine.hooks
-        if hooks is not None and self.options.system_prompt is None \
-                and hooks.listens("InstructionsLoaded"):
-            from cc.memory.claude_md import load_claude_md
-
-            for file in await asyncio.to_thread(load_claude_md, self.cwd, self.config_dir):
+        if hooks is not None and hooks.listens("InstructionsLoaded"):
+            for file in self.instruction_files:  # (those the prompt holds)
                 await hooks.instructions_loaded(str(file.path), file.scope.capitalize(),
                                                 "session_start")
         return notices

@@ -195,6 +195,23 @@ def test_no_instructions_loaded_without_claude_md_or_with_a_replaced_prompt(
     assert _inputs(dump, "InstructionsLoaded") == []
 
 
+def test_an_excluded_claude_md_loads_no_instructions(project: Project) -> None:
+    """InstructionsLoaded names the files the prompt holds: not one `claudeMdExcludes`
+    leaves out."""
+    (project.config / "CLAUDE.md").write_text("mine\n")
+    (project.root / "CLAUDE.md").write_text("ours\n")
+    dump = _dumping(project, "InstructionsLoaded")
+    settings = json.loads((project.root / ".claude" / "settings.json").read_text())
+    settings["claudeMdExcludes"] = [str(project.root / "CLAUDE.md")]
+    (project.root / ".claude" / "settings.json").write_text(json.dumps(settings))
+    project.api.script(Reply([text("done")]))
+    run = project.run("-p", "go", *STREAM)
+    assert run.returncode == 0, run.stderr
+    assert [i["file_path"] for i in _inputs(dump, "InstructionsLoaded")] == [
+        str(project.config / "CLAUDE.md")]
+    assert "ours" not in json.dumps(project.api.bodies[-1]["system"])
+
+
 def test_file_changed_fires_for_watched_files(project: Project) -> None:
     data, gone, ini = (project.root / n for n in ("data.json", "gone.txt", "app.ini"))
     data.write_text("{}")
