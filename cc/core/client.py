@@ -64,7 +64,9 @@ def prefetch_sdk() -> None:
 
 
 def _import_sdk() -> None:
-    import anthropic  # noqa: F401
+    from cc.core import sdk
+
+    sdk.load()
 
 
 @dataclass
@@ -270,9 +272,9 @@ class ModelClient:
             creds = self._credentials
             if not (creds.api_key or creds.auth_token):
                 raise ModelCallError(NOT_LOGGED_IN, kind="authentication_failed")
-            import anthropic
+            from cc.core import sdk
 
-            self._sdk = anthropic.AsyncAnthropic(
+            self._sdk = sdk.load().AsyncAnthropic(
                 api_key=creds.api_key,
                 auth_token=creds.auth_token,
                 base_url=creds.base_url,
@@ -299,9 +301,9 @@ class ModelClient:
     def _refused(self, exc: Exception, dialect: Dialect, yielded: bool) -> bool:
         """Whether `exc` says the endpoint does not take what `dialect` sent (then the
         client keeps to PLAIN and the request goes again)."""
-        import anthropic
+        from cc.core import sdk
 
-        if yielded or dialect is PLAIN or not isinstance(exc, anthropic.BadRequestError):
+        if yielded or dialect is PLAIN or not isinstance(exc, sdk.load().BadRequestError):
             return False
         if not refuses_extensions(exc.status_code, str(exc)):
             return False
@@ -338,8 +340,9 @@ class ModelClient:
     ) -> AsyncIterator[
         StreamEvent | TextDelta | ThinkingStarted | BlockComplete | AssistantMessage
     ]:
-        import anthropic
+        from cc.core import sdk
 
+        errors = sdk.load()
         client = self._client()
         async with client.messages.stream(**self._params(request, dialect)) as stream:
             open_blocks: set[int] = set()
@@ -373,7 +376,7 @@ class ModelClient:
                         call = None
                     elif event.type == "message_stop":
                         ended = True
-            except anthropic.APIStatusError:
+            except errors.APIStatusError:
                 raise  # an `error` event in the stream: the retry module reads its type
             except Exception as exc:  # noqa: BLE001 - whatever breaks a begun stream voids it
                 raise StreamBrokenError(
@@ -391,14 +394,15 @@ class ModelClient:
         self, request: ModelRequest, dialect: Dialect
     ) -> AsyncIterator[TextDelta | ThinkingStarted | BlockComplete | AssistantMessage]:
         """The same call without streaming: the message arrives whole, then is replayed."""
-        import anthropic
+        from cc.core import sdk
 
+        errors = sdk.load()
         client = self._client()
         try:
             final = await client.messages.create(
                 **self._params(request, dialect), timeout=NON_STREAMING_TIMEOUT_S
             )
-        except (anthropic.APIStatusError, anthropic.APIConnectionError):
+        except (errors.APIStatusError, errors.APIConnectionError):
             raise
         except Exception as exc:  # noqa: BLE001 - a garbled body is a broken response
             raise StreamBrokenError(

@@ -1,0 +1,242 @@
+"""The `anthropic` SDK's model client, loaded without the rest of the SDK.
+
+`import anthropic` runs the package's `__init__`, which imports every resource and type
+the SDK has: some 1,250 modules and 550 pydantic models, more than half of a print-mode
+run's wall time. A streamed Messages call needs about a third of them. `load()` makes the
+SDK's packages lazy instead, through an import hook for names under `anthropic.`:
+
+- a package whose `__init__` only re-exports names from its own submodules (the SDK's
+  `types`, `resources` and most others are written that way) is created empty, with a
+  module `__getattr__` that imports the submodule a name comes from on first use;
+- any other package runs its `__init__` as usual;
+- the top package is created empty too; the first time something asks it for a name
+  that is not a submodule (`anthropic.AsyncAnthropic`), it runs its own `__init__` in
+  full, so code that does `import anthropic; anthropic.X` still works, only later.
+
+The SDK's code is untouched and its objects are its own, found where it defines them;
+only the order and the number of its imports change. `load()` then imports the client
+and the exceptions from the modules that define them. Should that fail (an SDK whose
+layout differs), the SDK is imported the ordinary way. Two optional imports of the HTTP
+stack that cc has no use for are hidden while it loads (`OPTIONAL`).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import anthropic
+
+PACKAGE = "anthropic"
+#: What the SDK's HTTP stack imports if it can and cc never uses: httpx's command-line
+#: client (click, pygments and rich's progress bars) and trio, which httpcore only looks
+#: for to learn which event loop runs. Hidden while the SDK loads, they are not imported.
+OPTIONAL = ("httpx._main", "trio")
+_lock = threading.Lock()
+_loaded: SDK | None = None
+
+
+@dataclass(frozen=True)
+class SDK:
+    """What cc uses of the SDK."""
+
+    AsyncAnthropic: type[anthropic.AsyncAnthropic]
+    APIStatusError: type[anthropic.APIStatusError]
+    APIConnectionError: type[anthropic.APIConnectionError]
+    BadRequestError: type[anthropic.BadRequestError]
+
+
+def load() -> SDK:
+    """The SDK's client and exception classes (imported once, thread-safe)."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            _loaded = _load()
+        return _loaded
+
+
+def _load() -> SDK:
+    if PACKAGE not in sys.modules:
+        _install()
+    with _hidden(OPTIONAL):
+        return _import()
+
+
+def _import() -> SDK:
+    import httpcore  # noqa: F401 - httpx imports it with its first client; done here, in the window
+    try:
+        from anthropic._client import AsyncAnthropic
+        from anthropic._exceptions import APIConnectionError, APIStatusError, BadRequestError
+        from anthropic._utils._logs import setup_logging
+    except (ImportError, AttributeError):  # a layout this module does not know
+        import anthropic
+
+        return SDK(anthropic.AsyncAnthropic, anthropic.APIStatusError,
+                   anthropic.APIConnectionError, anthropic.BadRequestError)
+    setup_logging()  # what the top package's __init__ does first: honours ANTHROPIC_LOG
+    return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError)
+
+
+#: How a lazy package finds one of its names: (module, name there), or an expression over
+#: the package's other names (`Alias: TypeAlias = Generic[object]`), evaluated on first use.
+Source = tuple[str, str] | ast.Expression
+
+
+@contextmanager
+def _hidden(names: tuple[str, ...]) -> Iterator[None]:
+    """Make `import <name>` fail for modules not imported yet, for the duration."""
+    hidden = [n for n in names if n not in sys.modules]
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # the import system's "not here"
+    try:
+        yield
+    finally:
+        for name in hidden:
+            if sys.modules.get(name, ...) is None:
+                del sys.modules[name]
+
+
+def reexports(package: str, source: bytes) -> dict[str, Source] | None:
+    """What a package's `__init__` defines, when all it does is import names (from its own
+    submodules or elsewhere) and name expressions of them; None when it does anything else.
+    A docstring, `__all__` and `from __future__` are passed over."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    names: dict[str, Source] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom):
+            if node.module == "__future__":
+                continue
+            if node.level > 1 or any(a.name == "*" for a in node.names):
+                return None
+            if node.level == 1:
+                if not node.module:
+                    return None
+                module = f"{package}.{node.module}"
+            else:
+                module = node.module or ""
+            for alias in node.names:
+                names[alias.asname or alias.name] = (module, alias.name)
+        elif isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["__all__"]:
+            continue
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            continue  # the docstring
+        elif isinstance(node, ast.AnnAssign | ast.Assign):
+            target = node.target if isinstance(node, ast.AnnAssign) else (
+                node.targets[0] if len(node.targets) == 1 else None)
+            if not isinstance(target, ast.Name) or node.value is None:
+                return None
+            names[target.id] = ast.Expression(node.value)
+        else:
+            return None
+    return names
+
+
+class _Names(dict[str, Any]):
+    """A lazy package's names as an evaluation namespace: each resolved on first use."""
+
+    def __init__(self, module: ModuleType) -> None:
+        super().__init__()
+        self._module = module
+
+    def __missing__(self, key: str) -> Any:
+        try:
+            return getattr(self._module, key)
+        except AttributeError:
+            return getattr(builtins, key)
+
+
+class _LazyPackage(importlib.abc.Loader):
+    """Creates a package of imports without running its `__init__`."""
+
+    def __init__(self, names: dict[str, Source]) -> None:
+        self._names = names
+
+    def exec_module(self, module: ModuleType) -> None:
+        package, names = module.__name__, self._names
+
+        def __getattr__(attr: str) -> Any:
+            if attr.startswith("__"):
+                raise AttributeError(attr)
+            source = names.get(attr)
+            if isinstance(source, tuple):
+                value = getattr(importlib.import_module(source[0]), source[1])
+            elif source is not None:
+                code = compile(source, f"<{package}.{attr}>", "eval")
+                value = eval(code, {}, _Names(module))  # noqa: S307 - the SDK's own expression
+            else:
+                value = _submodule(package, attr)
+            setattr(module, attr, value)
+            return value
+
+        module.__getattr__ = __getattr__  # type: ignore[attr-defined]  # PEP 562
+        module.__all__ = [n for n in names if not n.startswith("_")]  # type: ignore[attr-defined]
+
+
+def _submodule(package: str, attr: str) -> ModuleType:
+    try:
+        return importlib.import_module(f"{package}.{attr}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"{package}.{attr}":
+            raise
+        raise AttributeError(f"module {package!r} has no attribute {attr!r}") from None
+
+
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, fullname: str, path: Any, target: ModuleType | None = None
+                  ) -> importlib.machinery.ModuleSpec | None:
+        if not fullname.startswith(PACKAGE + "."):
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
+        if spec is None or spec.submodule_search_locations is None or not spec.origin:
+            return spec
+        try:
+            with open(spec.origin, "rb") as f:
+                names = reexports(fullname, f.read())
+        except OSError:
+            return spec
+        if names is not None:
+            spec.loader = _LazyPackage(names)
+        return spec
+
+
+def _install() -> None:
+    """The import hook, and an empty top package that completes itself on demand."""
+    spec = importlib.util.find_spec(PACKAGE)
+    if spec is None or spec.loader is None:
+        return  # not installed: the plain import will say so
+    sys.meta_path.insert(0, _Finder())
+    top = importlib.util.module_from_spec(spec)
+    loader = spec.loader
+    completing = threading.RLock()
+
+    def __getattr__(attr: str) -> Any:
+        try:
+            return _submodule(PACKAGE, attr)
+        except AttributeError:
+            pass
+        with completing:
+            if "__getattr__" in top.__dict__:
+                del top.__dict__["__getattr__"]
+                loader.exec_module(top)
+        try:
+            return top.__dict__[attr]
+        except KeyError:
+            raise AttributeError(f"module {PACKAGE!r} has no attribute {attr!r}") from None
+
+    top.__getattr__ = __getattr__  # type: ignore[attr-defined]
+    sys.modules[PACKAGE] = top

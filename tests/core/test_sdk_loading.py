@@ -1,0 +1,79 @@
+"""cc.core.sdk: the SDK's client loaded lazily, and the SDK whole when asked for."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+
+from cc.core.sdk import reexports
+
+
+def _run(code: str) -> dict:
+    """Run `code` in a fresh interpreter (the SDK must not be imported yet); its last
+    line prints a JSON object."""
+    proc = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_a_package_of_imports_is_read_as_a_table_of_names() -> None:
+    source = b'''"""Doc."""
+from __future__ import annotations
+from typing_extensions import TypeAlias
+from .message import Message as Message
+from .shared import ErrorType, NotFound as Missing
+Alias: TypeAlias = Message[object]
+__all__ = ["Message"]
+'''
+    names = reexports("pkg.types", source)
+    assert names is not None
+    assert names["Message"] == ("pkg.types.message", "Message")
+    assert names["ErrorType"] == ("pkg.types.shared", "ErrorType")
+    assert names["Missing"] == ("pkg.types.shared", "NotFound")
+    assert names["TypeAlias"] == ("typing_extensions", "TypeAlias")
+    assert "Alias" in names and not isinstance(names["Alias"], tuple)
+
+
+def test_a_package_that_does_anything_else_is_run_as_usual() -> None:
+    for source in (b"from .a import b\nsetup()\n", b"from .a import *\n", b"from ..up import x\n",
+                   b"if X:\n    from .a import b\n", b"a, b = 1, 2\n", b"def f(): pass\n", b"(\n"):
+        assert reexports("pkg", source) is None, source
+
+
+def test_the_client_loads_without_most_of_the_sdk_and_the_sdk_completes_on_demand() -> None:
+    out = _run("""
+        import json, sys
+        from cc.core import sdk
+        loaded = sdk.load()
+        client = loaded.AsyncAnthropic(api_key="k", base_url="http://127.0.0.1:9")
+        client.messages.stream  # the resource and the streaming helpers
+        lazy = sum(1 for m in sys.modules if m.startswith("anthropic"))
+        import anthropic
+        from anthropic.types import Message
+        import anthropic.types.beta as beta
+        version = anthropic.__version__  # a name the top package has only once whole
+        same = [anthropic.AsyncAnthropic is loaded.AsyncAnthropic,
+                anthropic.APIStatusError is loaded.APIStatusError,
+                anthropic.BadRequestError is loaded.BadRequestError,
+                anthropic.APIConnectionError is loaded.APIConnectionError,
+                anthropic.types.Message is Message,
+                beta.BetaMessage.__name__ == "BetaMessage",
+                version == anthropic._version.__version__]
+        whole = sum(1 for m in sys.modules if m.startswith("anthropic"))
+        print(json.dumps({"lazy": lazy, "whole": whole, "same": same}))
+    """)
+    assert all(out["same"]), out
+    assert out["lazy"] * 2 < out["whole"], out
+
+
+def test_the_sdk_imported_first_is_used_as_it_is() -> None:
+    out = _run("""
+        import json, sys
+        import anthropic
+        from cc.core import sdk
+        print(json.dumps({"same": sdk.load().AsyncAnthropic is anthropic.AsyncAnthropic}))
+    """)
+    assert out["same"]
