@@ -19,7 +19,6 @@ from typing import Any, Protocol
 
 from cc.config.settings import add_permission_rules
 from cc.permissions.ask import NO_ONE, HookRuling, PermissionHooks, PermissionRequest, UserChannel
-from cc.permissions.bash_rules import assess_bash
 from cc.permissions.context import PermissionContext
 from cc.permissions.gate import Decision, HookDecision
 from cc.permissions.rules import BASH_TOOLS, param_matches
@@ -138,6 +137,9 @@ class PermissionChecker:
         scope = ctx.scope()
         said = describe(tool.name, data, tool_path(tool.name, data, scope.cwd, scope.home))
         if tool.name in BASH_TOOLS:
+            # The shell analysis (its grammar, command catalogues) loads with the first command.
+            from cc.permissions.bash_rules import assess_bash
+
             shell_cwd = ctx.shell_cwd() if ctx.shell_cwd else None
             a = assess_bash(str(data.get("command", "")), ctx.rules, mode, scope,
                             shell_cwd=shell_cwd)

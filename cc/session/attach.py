@@ -16,10 +16,8 @@ from typing import TYPE_CHECKING
 from cc import __version__
 from cc.errors import UsageError
 from cc.session.cleanup import cleanup_transcripts
-from cc.session.loader import find_latest_session, find_session_by_id, load_session
 from cc.session.opening import opening_lines
 from cc.session.paths import session_path
-from cc.session.resume import fork_session, resume_writer
 from cc.session.transcript import TranscriptMirror, TranscriptWriter
 
 if TYPE_CHECKING:
@@ -64,6 +62,8 @@ def attach_session(
         return writer
 
     source = None
+    if choice.continue_latest or choice.resume_id:  # reading transcripts loads with the need
+        from cc.session.loader import find_latest_session, find_session_by_id
     if choice.continue_latest:
         source = find_latest_session(cwd, config)  # none yet: start afresh, as Claude Code does
     elif choice.resume_id:
@@ -103,6 +103,9 @@ def resume_into(
     conversation as it stood at that line (`cc.session.resume_at`); the next line
     written hangs off it.
     """
+    from cc.session.loader import load_session
+    from cc.session.resume import fork_session, resume_writer
+
     loaded = load_session(path, at=at, drops_turn=drops_turn)
     _warn(loaded.warnings)
     engine.replace_messages(loaded.messages)
