@@ -1,26 +1,28 @@
-"""REPL start-up: time from launch until the prompt is drawn and usable.
+"""REPL start-up: from launch to a settled screen, a key's echo, and Enter to the answer.
 
-    python bench/repl_startup.py            # 5 runs (+1 warm-up), a short table
-    python bench/repl_startup.py --runs 10 --json
+    python bench/repl_startup.py                       # cc only, 5 runs (+1 warm-up)
+    python bench/repl_startup.py --claude /path/to/claude --runs 7
 
-Each run starts `python -m cc` on a pseudo-terminal (100x30, TERM=xterm-256color) in a
-temporary project with a temporary HOME and CLAUDE_CONFIG_DIR, feeds what it writes to
-an in-memory VT100 screen (pyte, which also answers cursor-position requests), and
-stops the clock when the input line ("> ") is on screen below the banner. It then
-types a character and waits for its echo (the prompt really takes keys), and leaves
-with Ctrl-D. The project folder is marked trusted first, so no trust question comes up.
+Each run starts the agent on a pseudo-terminal (100x30, TERM=xterm-256color) in a
+temporary project, as a returning user who trusts the folder (bench/agents.py), and feeds
+what it writes to an in-memory VT100 screen (pyte, which also answers cursor-position
+requests). Three figures per run:
 
-Also reported: whether the modules the REPL imports before its prompt pull in anything
-heavy (the SDK, rich, pygments, httpx; exit status 1 if so), and the slowest imports on
-that path. Until `cc/main.py` calls `cc.ui.repl.run_repl`, the REPL is started through
-it directly (see tests/ui/terminal.py).
+  settled   launch to the last change of the screen before it stays unchanged for 1.5 s
+            (the quiet second and a half is not counted); for cc the prompt must be drawn
+  echo      a typed character to its echo on the screen
+  answer    Enter on a one-line prompt to the model's scripted answer on the screen (the
+            fake API answers at once)
+
+With --claude the agents alternate run by run, and the ratios cc/Claude Code of the
+medians are printed. Also reported for cc: whether the modules it imports before the
+prompt pull in anything heavy (the SDK, rich, pygments, httpx; exit status 1 if so).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -32,7 +34,9 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from tests.ui.terminal import Terminal, cc_argv, trust  # noqa: E402
+from bench.agents import Agent, agents, env_for, load, prepare, serve  # noqa: E402
+from tests.fakeapi import FakeAPI, Reply, text  # noqa: E402
+from tests.ui.terminal import Terminal  # noqa: E402
 
 #: The modules the REPL imports before it shows the prompt (none may pull in the SDK or rich).
 PRE_PROMPT = (
@@ -40,90 +44,102 @@ PRE_PROMPT = (
     "cc.ui.repl.prompt_history, cc.ui.repl.header; from prompt_toolkit import PromptSession"
 )
 HEAVY = ("anthropic", "rich", "pygments", "httpx")
+QUIET_S = 1.5
+DEADLINE_S = 60.0
+ANSWER = "Settled and answered"
 
 
-def one_run(base: Path) -> tuple[float, float]:
-    """(seconds until the prompt is drawn, seconds until a typed key is echoed)."""
-    for name in ("project", "config", "home"):
-        (base / name).mkdir(parents=True, exist_ok=True)
-    trust(base / "config", base / "project")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
-    env.update(
-        ANTHROPIC_API_KEY="bench",
-        ANTHROPIC_BASE_URL="http://127.0.0.1:9",  # never contacted: no prompt is sent
-        CLAUDE_CONFIG_DIR=str(base / "config"),
-        HOME=str(base / "home"),
-        PYTHONPATH=str(REPO),
-    )
-    started = time.monotonic()
-    term = Terminal(cc_argv(), base / "project", env)
-    try:
-        term.wait_until(lambda s: "cwd:" in s and term.prompt_line() == ">", timeout=30)
-        drawn = time.monotonic() - started
-        term.type("x")
-        term.wait_until(lambda s: term.prompt_line() == "> x", timeout=30)
-        usable = time.monotonic() - started
-        term.ctrl("u")
-        term.ctrl("d")
-        term.wait_exit(timeout=30)
-        return drawn, usable
-    finally:
-        term.close()
+def _changes(term: Terminal, until: float) -> float | None:
+    """Pump until the screen has not changed for QUIET_S; the time of its last change."""
+    last_text, last_change = term.text(), None
+    while time.monotonic() < until:
+        term.pump(0.01)
+        now, screen = time.monotonic(), term.text()
+        if screen != last_text:
+            last_text, last_change = screen, now
+        elif last_change is not None and now - last_change >= QUIET_S:
+            return last_change
+        if term.exited:
+            raise RuntimeError(f"exited early; screen:\n{screen}")
+    raise RuntimeError(f"the screen never settled; it shows:\n{last_text}")
 
 
-def pre_prompt_imports() -> tuple[list[str], list[tuple[int, str]]]:
-    """(heavy modules imported before the prompt, the ten slowest imports in µs)."""
+def one_run(agent: Agent, base: Path) -> dict[str, float]:
+    project = base / "project"
+    project.mkdir(parents=True)
+    (project / "README.md").write_text("# Bench\n")
+    config, home = prepare(base, project)
+    with FakeAPI() as api:
+        serve(api, Reply([text(ANSWER)]))
+        env = env_for(api, config, home, CC_DISABLE_MEMORY_EXTRACTION="1")
+        started = time.monotonic()
+        term = Terminal(list(agent.argv), project, env)
+        try:
+            if not agent.is_claude:  # cc's prompt is drawn, then settles
+                term.wait_until(lambda s: "cwd:" in s and term.prompt_line() == ">", timeout=DEADLINE_S)
+            settled = _changes(term, started + DEADLINE_S) - started
+            before = term.text()
+            typed = time.monotonic()
+            term.type("x")
+            term.wait_until(lambda s: s != before and "x" in s, timeout=DEADLINE_S)
+            echo = time.monotonic() - typed
+            term.type("\x7f")
+            term.wait_until(lambda s: s == before, timeout=DEADLINE_S)
+            term.type("say something")
+            term.wait_until(lambda s: "say something" in s, timeout=DEADLINE_S)
+            entered = time.monotonic()
+            term.type("\r")
+            term.wait_until(lambda s: ANSWER in s, timeout=DEADLINE_S)
+            answer = time.monotonic() - entered
+        finally:
+            term.close()
+    return {"settled": settled * 1000, "echo": echo * 1000, "answer": answer * 1000}
+
+
+def pre_prompt_imports() -> list[str]:
+    """Heavy modules imported before the prompt."""
     check = f"{PRE_PROMPT}; import sys; print(','.join(m for m in {HEAVY!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-X", "importtime", "-c", check], capture_output=True,
-                         text=True, cwd=REPO, check=True)
-    heavy = [m for m in out.stdout.strip().split(",") if m]
-    rows = []
-    for line in out.stderr.splitlines():
-        parts = line.split("|")
-        if len(parts) == 3 and parts[1].strip().isdigit():
-            rows.append((int(parts[1]), parts[2].rstrip()))
-    return heavy, sorted(rows, reverse=True)[:10]
-
-
-def _spread(seconds: list[float]) -> dict[str, float]:
-    ms = [s * 1000 for s in seconds]
-    return {"min": min(ms), "median": statistics.median(ms), "max": max(ms)}
+    out = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, cwd=REPO,
+                         check=True)
+    return [m for m in out.stdout.strip().split(",") if m]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--claude", help="a Claude Code binary to compare with")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    drawn: list[float] = []
-    usable: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp:
+    who = agents(args.claude)
+    runs: dict[str, list[dict[str, float]]] = {a.name: [] for a in who}
+    loads = [load()]
+    with tempfile.TemporaryDirectory(prefix="cc-bench-repl-") as tmp:
         for i in range(args.runs + 1):
-            d, u = one_run(Path(tmp) / f"run{i}")
-            if i:  # the first run warms the file cache
-                drawn.append(d)
-                usable.append(u)
-            print(f"run {i}: prompt drawn {d * 1000:.0f} ms, key echoed {u * 1000:.0f} ms"
-                  + (" (warm-up)" if not i else ""), file=sys.stderr)
-    heavy, slowest = pre_prompt_imports()
-    figures = {
-        "runs": args.runs,
-        "prompt_drawn_ms": _spread(drawn),
-        "key_echoed_ms": _spread(usable),
-        "heavy_modules_before_prompt": heavy,
-        "load_average": os.getloadavg()[0],
-    }
+            for agent in who:
+                figures = one_run(agent, Path(tmp) / f"{agent.name}-{i}")
+                if i:  # the first run of each warms the file cache
+                    runs[agent.name].append(figures)
+                print(f"run {i} {agent.name}: " + ", ".join(f"{k} {v:.0f} ms" for k, v in figures.items())
+                      + (" (warm-up)" if not i else ""), file=sys.stderr)
+    loads.append(load())
+    medians = {name: {k: statistics.median(r[k] for r in rs) for k in ("settled", "echo", "answer")}
+               for name, rs in runs.items()}
+    heavy = pre_prompt_imports()
+    result = {"runs": args.runs, "medians_ms": medians, "heavy_modules_before_prompt": heavy,
+              "load_before_after": loads}
+    if "claude" in medians:
+        result["ratio_cc_to_claude"] = {k: medians["cc"][k] / medians["claude"][k] for k in medians["cc"]}
     if args.json:
-        print(json.dumps(figures, indent=2))
+        print(json.dumps(result, indent=2))
     else:
-        for key, f in (("prompt_drawn_ms", _spread(drawn)), ("key_echoed_ms", _spread(usable))):
-            print(f"{key:<16} min {f['min']:6.0f}   median {f['median']:6.0f}   "
-                  f"max {f['max']:6.0f}")
+        print(f"REPL, median of {args.runs} runs (load {loads[0]} -> {loads[1]})")
+        print(f"{'agent':<8} {'settled ms':>11} {'echo ms':>9} {'answer ms':>10}")
+        for name, m in medians.items():
+            print(f"{name:<8} {m['settled']:>11.0f} {m['echo']:>9.0f} {m['answer']:>10.0f}")
+        if "ratio_cc_to_claude" in result:
+            r = result["ratio_cc_to_claude"]
+            print(f"{'cc/claude':<8} {r['settled']:>11.2f} {r['echo']:>9.2f} {r['answer']:>10.2f}")
         print(f"heavy modules imported before the prompt: {', '.join(heavy) or 'none'}")
-        print("slowest imports on the pre-prompt path (cumulative µs):")
-        for us, name in slowest:
-            print(f"  {us:>8}  {name}")
-        print(f"load average: {figures['load_average']:.2f}")
     return 1 if heavy else 0
 
 

@@ -37,6 +37,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench.agents import Agent, agents, env_for, prepare, serve  # noqa: E402
 from tests.fakeapi import FakeAPI, Reply, text, tool_use  # noqa: E402
 
 PROMPT = "what does README.md say?"
@@ -76,9 +77,6 @@ def clean_env(**extra: str) -> dict[str, str]:
     """The inherited environment minus anything that could reach a real account or config."""
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("ANTHROPIC_", "CLAUDE_", "PYTHONSTARTUP", "PYTHONPROFILEIMPORTTIME"))}
-    # Start-up is measured without the background memory extraction's extra request
-    # (bench/memory_extraction.py measures that).
-    env["CC_DISABLE_MEMORY_EXTRACTION"] = "1"
     env.update(extra)
     return env
 
@@ -150,46 +148,50 @@ def bench_simple(name: str, argv: list[str], n: int, warmup: int, cwd: Path, env
     return summarize(name, " ".join(argv[1:]), runs)
 
 
-def bench_print(python: str, n: int, warmup: int, tmp: Path) -> Figures:
-    """A two-turn print-mode session: the model Reads README.md, then says "done"."""
-    project = tmp / "project"
-    project.mkdir()
-    readme = project / "README.md"
-    readme.write_text(README)
-    argv = [python, "-m", "cc", "-p", PROMPT, "--output-format", "json"]
-    runs: list[Run] = []
+def bench_print(agents_: list[Agent], n: int, warmup: int, tmp: Path) -> list[Figures]:
+    """A two-turn print-mode session: the model Reads README.md, then says "done". With
+    more than one agent they take turns, run by run, so both meet the same machine."""
+    runs: dict[str, list[Run]] = {a.name: [] for a in agents_}
     for i in range(warmup + n):
-        config, home = tmp / f"config-{i}", tmp / f"home-{i}"  # fresh each run: first-run conditions
-        config.mkdir()
-        home.mkdir()
-        with FakeAPI() as server:
-            server.script(Reply([tool_use("Read", {"file_path": str(readme)})]), Reply([text("done")]))
-            env = clean_env(ANTHROPIC_BASE_URL=server.base_url, ANTHROPIC_API_KEY="bench",
-                            CLAUDE_CONFIG_DIR=str(config), HOME=str(home))
-            code, run = run_once(argv, project, env)
-            problems = []
-            if code != 0:
-                problems.append(f"exit {code}")
-            try:
-                result = json.loads(run.stdout)
-            except ValueError:
-                result = None
-                problems.append("stdout is not one JSON object")
-            if result is not None:
-                if result.get("num_turns") != 2:
-                    problems.append(f"num_turns {result.get('num_turns')!r}, expected 2")
-                if result.get("is_error") or result.get("result") != "done":
-                    problems.append(f"result {result.get('result')!r} (is_error={result.get('is_error')!r})")
-            if server.turns_left:
-                problems.append(f"{server.turns_left} scripted turn(s) not consumed")
-            if server.violations:
-                problems.append("fake API violations: " + "; ".join(server.violations))
-            if problems:
-                raise BenchError(f"print-mode run {i}: " + ", ".join(problems)
-                                 + f"\nstdout: {run.stdout[-2000:]}\nstderr: {run.stderr[-2000:]}")
-        if i >= warmup:
-            runs.append(run)
-    return summarize("print mode, 2 turns", f'-m cc -p "{PROMPT}" --output-format json', runs)
+        for agent in agents_:
+            base = tmp / f"print-{agent.name}-{i}"  # fresh each run: first-run conditions
+            project = base / "project"
+            project.mkdir(parents=True)
+            readme = project / "README.md"
+            readme.write_text(README)
+            config, home = prepare(base, project)
+            with FakeAPI() as server:
+                serve(server, Reply([tool_use("Read", {"file_path": str(readme)})]), Reply([text("done")]))
+                env = env_for(server, config, home, as_anthropic=False)
+                argv = [*agent.argv, "-p", PROMPT, "--output-format", "json"]
+                code, run = run_once(argv, project, env)
+                problems = []
+                if code != 0:
+                    problems.append(f"exit {code}")
+                try:
+                    result = json.loads(run.stdout)
+                except ValueError:
+                    result = None
+                    problems.append("stdout is not one JSON object")
+                if result is not None:
+                    if result.get("num_turns") != 2:
+                        problems.append(f"num_turns {result.get('num_turns')!r}, expected 2")
+                    if result.get("is_error") or result.get("result") != "done":
+                        problems.append(f"result {result.get('result')!r} (is_error={result.get('is_error')!r})")
+                main = next(r for r in server.routes if r.name == "main")
+                if main.turns_left:
+                    problems.append(f"{main.turns_left} scripted turn(s) not consumed")
+                if server.violations and not agent.is_claude:
+                    problems.append("fake API violations: " + "; ".join(server.violations))
+                if problems:
+                    raise BenchError(f"{agent.name} print-mode run {i}: " + ", ".join(problems)
+                                     + f"\nstdout: {run.stdout[-2000:]}\nstderr: {run.stderr[-2000:]}")
+            if i >= warmup:
+                runs[agent.name].append(run)
+    return [summarize(f"print mode, 2 turns ({agent.name})" if len(agents_) > 1 else "print mode, 2 turns",
+                      f'{" ".join(agent.argv[1:] or agent.argv)} -p "{PROMPT}" --output-format json',
+                      runs[agent.name])
+            for agent in agents_]
 
 
 def parse_importtime(stderr: str) -> list[tuple[str, int, int, int]]:
@@ -260,12 +262,21 @@ def sdk_check(python: str, cwd: Path, env: dict[str, str]) -> dict[str, Any]:
 def table(results: dict[str, Any]) -> str:
     lines = [f"cc start-up benchmark  ({results['runs']} runs each, {results['warmup']} warm-up; "
              f"python {results['python_version']}; {results['cpus']} CPUs, load avg {results['load_avg'][0]})", ""]
-    head = f"{'case':<22} {'min ms':>8} {'median ms':>10} {'max ms':>8} {'cpu ms':>8} {'peak MB':>8}"
+    head = f"{'case':<30} {'min ms':>8} {'median ms':>10} {'max ms':>8} {'cpu ms':>8} {'peak MB':>8}"
     lines += [head, "-" * len(head)]
     for f in results["timings"]:
-        lines.append(f"{f['name']:<22} {f['min_ms']:>8.1f} {f['median_ms']:>10.1f} {f['max_ms']:>8.1f} "
+        lines.append(f"{f['name']:<30} {f['min_ms']:>8.1f} {f['median_ms']:>10.1f} {f['max_ms']:>8.1f} "
                      f"{f['median_cpu_ms']:>8.1f} {f['median_peak_mb']:>8.1f}")
     lines.append("(cpu ms = median user+system time of the child; peak MB = median of its ru_maxrss)")
+    by_name = {f["name"]: f for f in results["timings"]}
+    floor = by_name["python -c pass"]["median_ms"]
+    for name in ("cc --version", "cc --help"):
+        lines.append(f"{name}: {by_name[name]['median_ms'] / floor:.2f}x python -c pass (must stay under 2x)")
+    pair = [by_name.get(f"print mode, 2 turns ({a})") for a in ("cc", "claude")]
+    if pair[0] and pair[1]:
+        lines.append(f"print mode cc / Claude Code: {pair[0]['median_ms'] / pair[1]['median_ms']:.2f}x wall, "
+                     f"{pair[0]['median_cpu_ms'] / pair[1]['median_cpu_ms']:.2f}x cpu, "
+                     f"{pair[0]['median_peak_mb'] / pair[1]['median_peak_mb']:.2f}x peak memory (must stay at most 1.0x wall)")
     it = results["importtime"]
     lines += ["", f"python -X importtime -c 'import {it['module']}'  (median of {it['runs']}): "
               f"{it['total_ms']:.1f} ms for {it['modules_imported']} modules "
@@ -292,6 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=int, default=1, help="untimed runs first, per case (default 1)")
     ap.add_argument("--python", default=sys.executable, help="interpreter to benchmark (default: this one)")
     ap.add_argument("--json", action="store_true", help="print machine-readable figures instead of a table")
+    ap.add_argument("--claude", help="a Claude Code binary: its print-mode run is measured too, alternating")
     args = ap.parse_args(argv)
     if args.runs < 1:
         ap.error("--runs must be at least 1")
@@ -300,6 +312,11 @@ def main(argv: list[str] | None = None) -> int:
         print(msg, file=sys.stderr, flush=True)
 
     py = args.python
+    # An installed cc has its bytecode: pip compiles it at install time. A checkout may not
+    # (an editable install, PYTHONDONTWRITEBYTECODE), and compiling 300 modules on every
+    # run would swamp what is measured.
+    subprocess.run([py, "-m", "compileall", "-q", str(REPO / "cc")], check=True,
+                   stdout=subprocess.DEVNULL)
     with tempfile.TemporaryDirectory(prefix="cc-bench-") as tmpdir:
         tmp = Path(tmpdir)
         neutral = tmp / "cwd"  # not the repo root: import cc as installed
@@ -313,8 +330,12 @@ def main(argv: list[str] | None = None) -> int:
             timings.append(bench_simple("python -c pass", [py, "-c", "pass"], args.runs, args.warmup, neutral, env))
             say("python -m cc --version ...")
             timings.append(bench_simple("cc --version", [py, "-m", "cc", "--version"], args.runs, args.warmup, neutral, env))
+            say("python -m cc --help ...")
+            timings.append(bench_simple("cc --help", [py, "-m", "cc", "--help"], args.runs, args.warmup, neutral, env))
             say("print mode against the fake API ...")
-            timings.append(bench_print(py, args.runs, args.warmup, tmp))
+            who = agents(args.claude)
+            who[0] = Agent("cc", (py, "-m", "cc"))
+            timings += bench_print(who, args.runs, args.warmup, tmp)
             say("python -c 'import anthropic' ...")
             timings.append(bench_simple("import anthropic", [py, "-c", "import anthropic"], args.runs, args.warmup, neutral, env))
             say("python -X importtime -c 'import cc.main' ...")
