@@ -39,6 +39,8 @@ from cc.prompts.builder import PromptSection
 if TYPE_CHECKING:
     import anthropic
 
+    from cc.core.sdk import SDK
+
 _EPHEMERAL: dict[str, Any] = {"type": "ephemeral"}
 #: The API's own stream events (the SDK adds derived ones such as "text").
 _RAW_EVENTS = frozenset({
@@ -66,7 +68,16 @@ def prefetch_sdk() -> None:
 def _import_sdk() -> None:
     from cc.core import sdk
 
-    sdk.load()
+    sdk.warm(sdk.load())
+
+
+def _sdk() -> SDK:
+    """The SDK, once a prefetch under way (which also warms its validators) is over."""
+    from cc.core import sdk
+
+    if _prefetch is not None and _prefetch is not threading.current_thread():
+        _prefetch.join()
+    return sdk.load()
 
 
 @dataclass
@@ -272,14 +283,14 @@ class ModelClient:
             creds = self._credentials
             if not (creds.api_key or creds.auth_token):
                 raise ModelCallError(NOT_LOGGED_IN, kind="authentication_failed")
-            from cc.core import sdk
-
-            self._sdk = sdk.load().AsyncAnthropic(
+            loaded = _sdk()
+            self._sdk = loaded.AsyncAnthropic(
                 api_key=creds.api_key,
                 auth_token=creds.auth_token,
                 base_url=creds.base_url,
                 max_retries=0,
                 default_headers=client_headers(),
+                http_client=loaded.http_client(),
             )
         return self._sdk
 

@@ -37,7 +37,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    import ssl
+
     import anthropic
+    import httpx
 
 PACKAGE = "anthropic"
 #: What the SDK's HTTP stack imports if it can and cc never uses: httpx's command-line
@@ -46,6 +49,8 @@ PACKAGE = "anthropic"
 OPTIONAL = ("httpx._main", "trio")
 _lock = threading.Lock()
 _loaded: SDK | None = None
+_tls_lock = threading.Lock()
+_tls: ssl.SSLContext | None = None
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,25 @@ class SDK:
     APIStatusError: type[anthropic.APIStatusError]
     APIConnectionError: type[anthropic.APIConnectionError]
     BadRequestError: type[anthropic.BadRequestError]
+    #: The SDK's own HTTP client class, with its timeouts, limits and keep-alive.
+    DefaultAsyncHttpxClient: type[httpx.AsyncClient]
+
+    def http_client(self) -> httpx.AsyncClient:
+        """An HTTP client as the SDK would make, sharing one TLS context (`tls()`)."""
+        return self.DefaultAsyncHttpxClient(verify=tls())
+
+
+def tls() -> ssl.SSLContext:
+    """The TLS context httpx would make for a client (certifi's roots, or SSL_CERT_FILE /
+    SSL_CERT_DIR), made once: reading the roots costs tens of milliseconds, once per
+    transport, and `warm()` makes it ahead of the first request."""
+    global _tls
+    with _tls_lock:
+        if _tls is None:
+            import httpx
+
+            _tls = httpx.create_ssl_context()
+        return _tls
 
 
 def load() -> SDK:
@@ -80,13 +104,22 @@ def _import() -> SDK:
         from anthropic._client import AsyncAnthropic
         from anthropic._exceptions import APIConnectionError, APIStatusError, BadRequestError
         from anthropic._utils._logs import setup_logging
+
+        # What the first call needs (the client makes it on first use): the Messages
+        # resource, with the stream helpers and the message types. A prefetch that stops
+        # short of it leaves two thirds of the work to the first request.
+        from anthropic.resources.messages import AsyncMessages  # noqa: F401
     except (ImportError, AttributeError):  # a layout this module does not know
         import anthropic
 
         return SDK(anthropic.AsyncAnthropic, anthropic.APIStatusError,
-                   anthropic.APIConnectionError, anthropic.BadRequestError)
+                   anthropic.APIConnectionError, anthropic.BadRequestError,
+                   anthropic.DefaultAsyncHttpxClient)
+    from anthropic._base_client import DefaultAsyncHttpxClient
+
     setup_logging()  # what the top package's __init__ does first: honours ANTHROPIC_LOG
-    return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError)
+    return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError,
+               DefaultAsyncHttpxClient)
 
 
 #: How a lazy package finds one of its names: (module, name there), or an expression over
@@ -106,6 +139,70 @@ def _hidden(names: tuple[str, ...]) -> Iterator[None]:
         for name in hidden:
             if sys.modules.get(name, ...) is None:
                 del sys.modules[name]
+
+
+#: One streamed answer, as the API sends it: a thinking block, text and a tool call.
+_CANNED: tuple[dict[str, Any], ...] = (
+    {"type": "message_start", "message": {
+        "id": "msg_warm", "type": "message", "role": "assistant", "model": "warm-up",
+        "content": [], "stop_reason": None, "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1, "cache_read_input_tokens": 0,
+                  "cache_creation_input_tokens": 0}}},
+    {"type": "content_block_start", "index": 0,
+     "content_block": {"type": "thinking", "thinking": "", "signature": ""}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "thinking_delta", "thinking": "."}},
+    {"type": "content_block_delta", "index": 0, "delta": {"type": "signature_delta", "signature": "s"}},
+    {"type": "content_block_stop", "index": 0},
+    {"type": "content_block_start", "index": 1, "content_block": {"type": "text", "text": ""}},
+    {"type": "content_block_delta", "index": 1, "delta": {"type": "text_delta", "text": "."}},
+    {"type": "content_block_stop", "index": 1},
+    {"type": "content_block_start", "index": 2,
+     "content_block": {"type": "tool_use", "id": "toolu_warm", "name": "warm", "input": {}}},
+    {"type": "content_block_delta", "index": 2,
+     "delta": {"type": "input_json_delta", "partial_json": "{}"}},
+    {"type": "content_block_stop", "index": 2},
+    {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
+     "usage": {"output_tokens": 2}},
+    {"type": "message_stop"},
+)
+
+
+def warm(loaded: SDK) -> None:
+    """Play one canned streamed answer through the SDK's own stream helpers, offline (an
+    httpx transport answers; nothing leaves the process). The SDK builds the validators of
+    its message and event types on first use (pydantic's deferred build): about half a
+    second of CPU that would otherwise fall on the first request. Call it from a thread
+    with no event loop of its own, before the first request; errors are dropped (the first
+    request then does the work itself)."""
+    import asyncio
+    import json
+
+    import httpx
+
+    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in _CANNED).encode()
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, headers={"content-type": "text/event-stream"}, content=body)
+
+    async def call() -> None:
+        http = httpx.AsyncClient(transport=httpx.MockTransport(answer))
+        client = loaded.AsyncAnthropic(api_key="warm-up", base_url="http://warm-up.invalid",
+                                       http_client=http, max_retries=0)
+        try:
+            async with client.messages.stream(
+                model="warm-up", max_tokens=1, messages=[{"role": "user", "content": "."}],
+            ) as stream:
+                async for _event in stream:
+                    pass
+                await stream.get_final_message()
+        finally:
+            await client.close()
+
+    try:
+        tls()
+        asyncio.run(call())
+    except Exception:  # noqa: BLE001 - a warm-up that fails costs the first request only
+        return
 
 
 def reexports(package: str, source: bytes) -> dict[str, Source] | None:

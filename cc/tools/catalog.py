@@ -41,6 +41,8 @@ class CatalogEntry:
     hint: str = ""
     #: One line saying what it does, for the reminder that names a deferred tool.
     summary: str = ""
+    #: The module `load` imports ("" when the tool is built already).
+    module: str = ""
 
 
 #: What each deferred built-in tool does, in a line: the reminder that names the
@@ -76,7 +78,17 @@ def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] 
     def load() -> Tool:
         return getattr(importlib.import_module(module), cls)()
 
-    return CatalogEntry(name, load, name in DEFERRED, aliases, hint, SUMMARIES.get(name, ""))
+    return CatalogEntry(name, load, name in DEFERRED, aliases, hint, SUMMARIES.get(name, ""),
+                        module)
+
+
+def import_sent_tools() -> None:
+    """Import the modules of the built-in tools every request carries in full (thread-safe:
+    imports only), so that the first request does not: for a warm-up at idle."""
+    for entry in (*builtin_entries(), *interactive_entries()):
+        if entry.module and not entry.deferred:
+            importlib.import_module(entry.module)
+    importlib.import_module("cc.tools.skill")
 
 
 def builtin_entries(skills: SkillSource | None = None) -> list[CatalogEntry]:

@@ -6,8 +6,11 @@ import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 from cc.core.sdk import reexports
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _run(code: str) -> dict:
@@ -77,3 +80,35 @@ def test_the_sdk_imported_first_is_used_as_it_is() -> None:
         print(json.dumps({"same": sdk.load().AsyncAnthropic is anthropic.AsyncAnthropic}))
     """)
     assert out["same"]
+
+
+def test_the_warm_up_plays_offline_and_leaves_the_sdk_ready_for_a_real_call() -> None:
+    """`warm` reaches no server (its transport answers in-process), and a real streamed
+    call afterwards, through the SDK's own HTTP client class and the shared TLS context,
+    still gets its answer."""
+    out = _run("""
+        import asyncio, json, sys
+        sys.path.insert(0, %r)
+        from tests.fakeapi import FakeAPI, Reply, text
+        from cc.core import sdk
+
+        loaded = sdk.load()
+        with FakeAPI() as api:
+            api.script(Reply([text("hello")]))
+            sdk.warm(loaded)
+            sdk.warm(loaded)  # again: harmless
+            before = len(api.requests)
+
+            async def call():
+                client = loaded.AsyncAnthropic(api_key="k", base_url=api.base_url, max_retries=0,
+                                               http_client=loaded.http_client())
+                async with client.messages.stream(model="m", max_tokens=5,
+                                                  messages=[{"role": "user", "content": "hi"}]) as s:
+                    final = await s.get_final_message()
+                await client.close()
+                return final.content[0].text
+
+            said = asyncio.run(call())
+        print(json.dumps({"before": before, "said": said, "shared": sdk.tls() is sdk.tls()}))
+    """ % str(REPO))
+    assert out == {"before": 0, "said": "hello", "shared": True}

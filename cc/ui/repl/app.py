@@ -65,13 +65,17 @@ async def run_repl(
 
 
 def _warm_imports() -> None:
-    """Import rich and our renderer in the background once the prompt is up."""
+    """Import rich, our renderer and the tools the first request describes, in the
+    background once the prompt is up."""
     import rich.markdown  # noqa: F401
     import rich.panel  # noqa: F401
     import rich.syntax  # noqa: F401
 
     import cc.ui.render  # noqa: F401
     import cc.ui.repl.turn_view  # noqa: F401
+    from cc.tools.catalog import import_sent_tools
+
+    import_sent_tools()
 
 
 class Repl:
