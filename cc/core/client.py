@@ -54,6 +54,9 @@ NOT_LOGGED_IN = (
 #: A non-streaming call may take long; the SDK refuses big ones unless told a timeout.
 NON_STREAMING_TIMEOUT_S = 600.0
 _prefetch: threading.Thread | None = None
+#: The longest the first request waits for a prefetch under way (it takes well under a
+#: second; past this the request goes on and loads what it needs itself).
+PREFETCH_WAIT_S = 30.0
 log = logging.getLogger(__name__)
 
 
@@ -76,7 +79,7 @@ def _sdk() -> SDK:
     from cc.core import sdk
 
     if _prefetch is not None and _prefetch is not threading.current_thread():
-        _prefetch.join()
+        _prefetch.join(PREFETCH_WAIT_S)  # bounded: a stuck warm-up must not hold the call
     return sdk.load()
 
 

@@ -192,9 +192,9 @@ def warm(loaded: SDK) -> None:
             async with client.messages.stream(
                 model="warm-up", max_tokens=1, messages=[{"role": "user", "content": "."}],
             ) as stream:
-                async for _event in stream:
-                    pass
-                await stream.get_final_message()
+                async for event in stream:
+                    event.to_dict(warnings=False)  # the serializer, built on first use too
+                (await stream.get_final_message()).to_dict(warnings=False)
         finally:
             await client.close()
 
