@@ -28,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,7 +38,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench.agents import Agent, agents, env_for, prepare, serve  # noqa: E402
+from bench.agents import Agent, agents, env_for, is_main, prepare, serve  # noqa: E402
 from tests.fakeapi import FakeAPI, Reply, text, tool_use  # noqa: E402
 
 PROMPT = "what does README.md say?"
@@ -194,6 +195,42 @@ def bench_print(agents_: list[Agent], n: int, warmup: int, tmp: Path) -> list[Fi
             for agent in agents_]
 
 
+EXIT_PROMPT = "I prefer tabs over spaces, remember that. What does README.md say?"
+
+
+def bench_exit(agents_: list[Agent], n: int, tmp: Path) -> dict[str, float]:
+    """How long each agent lives on after writing its result, when its background requests
+    (a memory extraction, a title) are slow: the fake answers every request that is not the
+    main conversation's with a reply that streams for about two seconds. Median ms."""
+    gaps: dict[str, list[float]] = {a.name: [] for a in agents_}
+    for i in range(n):
+        for agent in agents_:
+            base = tmp / f"exit-{agent.name}-{i}"
+            project = base / "project"
+            project.mkdir(parents=True)
+            readme = project / "README.md"
+            readme.write_text(README)
+            config, home = prepare(base, project)
+            with FakeAPI() as server:
+                server.route(is_main, Reply([tool_use("Read", {"file_path": str(readme)})]),
+                             Reply([text("done")]), name="main")
+                server.script(*[Reply([text("a slow side answer " * 20)], chunk_delay=0.2)
+                                for _ in range(20)])
+                env = env_for(server, config, home, as_anthropic=False)
+                proc = subprocess.Popen([*agent.argv, "-p", EXIT_PROMPT, "--output-format", "json"],
+                                        cwd=project, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                assert proc.stdout is not None
+                line = proc.stdout.readline()
+                written = time.monotonic()
+                proc.wait(120)
+                gone = time.monotonic()
+                if proc.returncode != 0 or json.loads(line or "{}").get("result") != "done":
+                    raise BenchError(f"{agent.name}: exit-after-result run {i} failed: {line[-500:]!r}")
+            gaps[agent.name].append((gone - written) * 1000)
+    return {name: round(statistics.median(g), 1) for name, g in gaps.items()}
+
+
 def parse_importtime(stderr: str) -> list[tuple[str, int, int, int]]:
     """``-X importtime`` lines as (module, depth, self µs, cumulative µs)."""
     rows = []
@@ -277,6 +314,8 @@ def table(results: dict[str, Any]) -> str:
         lines.append(f"print mode cc / Claude Code: {pair[0]['median_ms'] / pair[1]['median_ms']:.2f}x wall, "
                      f"{pair[0]['median_cpu_ms'] / pair[1]['median_cpu_ms']:.2f}x cpu, "
                      f"{pair[0]['median_peak_mb'] / pair[1]['median_peak_mb']:.2f}x peak memory (must stay at most 1.0x wall)")
+    lines.append("print mode, from the result written to the process gone, its background requests slow: "
+                 + ", ".join(f"{name} {ms:.0f} ms" for name, ms in results["result_to_exit_ms"].items()))
     it = results["importtime"]
     lines += ["", f"python -X importtime -c 'import {it['module']}'  (median of {it['runs']}): "
               f"{it['total_ms']:.1f} ms for {it['modules_imported']} modules "
@@ -336,6 +375,8 @@ def main(argv: list[str] | None = None) -> int:
             who = agents(args.claude)
             who[0] = Agent("cc", (py, "-m", "cc"))
             timings += bench_print(who, args.runs, args.warmup, tmp)
+            say("print mode: from the result to the exit, background requests slow ...")
+            exit_gap = bench_exit(who, min(args.runs, 3), tmp)
             say("python -c 'import anthropic' ...")
             timings.append(bench_simple("import anthropic", [py, "-c", "import anthropic"], args.runs, args.warmup, neutral, env))
             say("python -X importtime -c 'import cc.main' ...")
@@ -350,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": args.runs, "warmup": args.warmup, "python": py, "python_version": version,
         "cpus": os.cpu_count(), "load_avg": [round(x, 2) for x in os.getloadavg()],
         "timings": [asdict(f) for f in timings],
+        "result_to_exit_ms": exit_gap,
         "importtime": importtime,
         "import_check": check,
     }
