@@ -4,7 +4,9 @@
     python bench/repl_startup.py --claude /path/to/claude --runs 7
 
 Each run starts the agent on a pseudo-terminal (100x30, TERM=xterm-256color) in a
-temporary project, as a returning user who trusts the folder (bench/agents.py), and feeds
+temporary project, as a returning user who trusts the folder (bench/agents.py), its base
+URL the fake itself (as Anthropic's API, Claude Code's REPL first waits ~20 s for remote
+managed settings this machine cannot reach), and feeds
 what it writes to an in-memory VT100 screen (pyte, which also answers cursor-position
 requests). Three figures per run:
 
@@ -71,7 +73,7 @@ def one_run(agent: Agent, base: Path) -> dict[str, float]:
     config, home = prepare(base, project)
     with FakeAPI() as api:
         serve(api, Reply([text(ANSWER)]))
-        env = env_for(api, config, home, CC_DISABLE_MEMORY_EXTRACTION="1")
+        env = env_for(api, config, home, as_anthropic=False, CC_DISABLE_MEMORY_EXTRACTION="1")
         started = time.monotonic()
         term = Terminal(list(agent.argv), project, env)
         try:
