@@ -11,11 +11,12 @@ it answers "done". A request that asks for a summary (its last user text names
 `<summary>`) gets one; any other request (a side request: a title, a quota check) gets
 a short text. The fake reports input_tokens as the request's bytes / 4, so the context
 the client sees is the one it really sends; `CLAUDE_CODE_AUTO_COMPACT_WINDOW` (read by
-cc and by Claude Code; default here 100,000 tokens, so a compaction comes every ~70
-rounds) brings the window within reach.
+cc and by Claude Code; default here 100,000 tokens) brings the window within reach: cc's
+cheap trims (cc/compact/micro.py) keep its context low enough for one compaction in 500
+rounds there (`--window 80000` gives four), Claude Code compacts about every 40 rounds.
 
-Printed: total wall time; the fake's own time (from reading a request to the end of its
-answer); harness time (wall minus the fake's), per round and per 100 rounds beside the
+Printed: total wall time and the process's CPU time (user + system); the fake's own time
+(from reading a request to the end of its answer); harness time (wall minus the fake's), per round and per 100 rounds beside the
 mean request size (growth must be no worse than linear in the conversation: with
 compaction keeping the context bounded, the last 100 rounds may cost at most twice the
 first 100); the process's peak memory (`ru_maxrss` from `wait4`) and its resident size
@@ -202,7 +203,8 @@ def run(argv: list[str], rounds: int, window: int, seed: int,
         result = _result(out.read_text(), err.read_text(), proc.returncode)
         if strict:
             api.assert_clean()
-        return figures(state, api.requests, t0, wall, usage.ru_maxrss, result)
+        cpu = usage.ru_utime + usage.ru_stime
+        return figures(state, api.requests, t0, wall, cpu, usage.ru_maxrss, result)
 
 
 def _result(stdout: str, stderr: str, code: int) -> dict[str, Any]:
@@ -216,8 +218,8 @@ def _result(stdout: str, stderr: str, code: int) -> dict[str, Any]:
     return result
 
 
-def figures(state: Run, requests: list[Recorded], t0: float, wall: float, maxrss_kb: int,
-            result: dict[str, Any]) -> dict[str, Any]:
+def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: float,
+            maxrss_kb: int, result: dict[str, Any]) -> dict[str, Any]:
     reqs = sorted(requests, key=lambda r: r.at)
     fake_s = sum((r.answered or r.at) - r.at for r in reqs)
     messages = [r for r in reqs if r.path == "/v1/messages"]
@@ -253,6 +255,7 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, maxrss
         "fake_s": round(fake_s, 2),
         "harness_s": round(wall - fake_s, 2),
         "harness_ms_per_round": round(1000 * (wall - fake_s) / max(1, state.main_requests), 2),
+        "cpu_s": round(cpu, 2),
         "buckets": buckets,
         "peak_rss_mb": round(maxrss_kb / 1024, 1),
         "rss_mb_after_compactions": [(n, round(kb / 1024, 1)) for n, kb in state.rss_after_compaction],
@@ -288,6 +291,8 @@ def show(name: str, f: dict[str, Any]) -> None:
           f"{r['side']} side requests ({r['other_paths']} to other paths)")
     print(f"  wall {f['wall_s']:.2f} s   fake {f['fake_s']:.2f} s   harness {f['harness_s']:.2f} s "
           f"({f['harness_ms_per_round']:.2f} ms per round)")
+    print(f"  cpu {f['cpu_s']:.2f} s (the process's own user + system time, steadier than wall "
+          "on a busy machine)")
     print("  per 100 rounds: harness ms/round (mean, median), mean request KB")
     for b in f["buckets"]:
         print(f"    {b['rounds']:>9}  {b['harness_ms_per_round']:8.2f}  {b['median_ms']:8.2f}  "
@@ -324,7 +329,8 @@ def main() -> int:
         if "claude" in results:
             c, cl = results["cc"], results["claude"]
             print(f"cc / Claude Code: wall {c['wall_s'] / cl['wall_s']:.2f}x, harness "
-                  f"{c['harness_s'] / cl['harness_s']:.2f}x, peak memory "
+                  f"{c['harness_s'] / cl['harness_s']:.2f}x, cpu {c['cpu_s'] / cl['cpu_s']:.2f}x, "
+                  f"peak memory "
                   f"{c['peak_rss_mb'] / cl['peak_rss_mb']:.2f}x, input bytes "
                   f"{c['input_bytes'] / cl['input_bytes']:.2f}x (target: wall at most 0.25x)")
         print(f"problems: {problems or 'none'}")
