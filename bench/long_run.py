@@ -237,6 +237,9 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: f
             per_round.append(gap)
             sizes.append(rec.size)
             gap = 0.0
+    # Gap 0 is the start-up; gap k (k >= 1) is tool round k-1: its answer read, the tool
+    # run, the result recorded, the next request built and sent.
+    startup, per_round, sizes = per_round[0], per_round[1:], sizes[1:]
     buckets = []
     for start in range(0, len(per_round), BUCKET):
         chunk = per_round[start:start + BUCKET]
@@ -255,6 +258,7 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: f
         "fake_s": round(fake_s, 2),
         "harness_s": round(wall - fake_s, 2),
         "harness_ms_per_round": round(1000 * (wall - fake_s) / max(1, state.main_requests), 2),
+        "startup_s": round(startup, 2),
         "cpu_s": round(cpu, 2),
         "buckets": buckets,
         "peak_rss_mb": round(maxrss_kb / 1024, 1),
@@ -293,7 +297,8 @@ def show(name: str, f: dict[str, Any]) -> None:
           f"({f['harness_ms_per_round']:.2f} ms per round)")
     print(f"  cpu {f['cpu_s']:.2f} s (the process's own user + system time, steadier than wall "
           "on a busy machine)")
-    print("  per 100 rounds: harness ms/round (mean, median), mean request KB")
+    print(f"  start-up to the first request {f['startup_s']:.2f} s; per 100 rounds after it: "
+          "harness ms/round (mean, median), mean request KB")
     for b in f["buckets"]:
         print(f"    {b['rounds']:>9}  {b['harness_ms_per_round']:8.2f}  {b['median_ms']:8.2f}  "
               f"{b['mean_request_kb']:8.1f}")
