@@ -105,15 +105,19 @@ class Agents:
             return [m for m, n in self.rounds.items() if n > MAX_ROUNDS]
 
 
-def keystrokes(term: Terminal, count: int, still: Any = None) -> tuple[list[float], int]:
-    """Type `count` letters one at a time; each one's latency in ms to the screen, and
-    how many were typed while `still()` held (all of them without one)."""
+def keystrokes(term: Terminal, count: int, still: Any = None,
+               pace: float = 0.0) -> tuple[list[float], int]:
+    """Type `count` letters one at a time, each `pace` seconds after the one before was
+    on screen; each one's latency in ms to the screen, and how many were typed while
+    `still()` held (all of them without one)."""
     latencies: list[float] = []
     under = 0
     typed = ""
     for i in range(count):
         char = "abcdefghijklmnopqrstuvwxyz"[i % 26]
         want = "> " + typed + char
+        if pace:
+            time.sleep(pace)  # the typist's pace, not a wait for the REPL
         ok = still() if still is not None else True
         t0 = time.perf_counter()
         term.child.send(char)
@@ -155,7 +159,7 @@ def spread(ms: list[float]) -> dict[str, float]:
             "max": round(max(ms), 1)}
 
 
-def run(keys: int, delay: float) -> dict[str, Any]:
+def run(keys: int, delay: float, pace: float = 0.0) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
         base = Path(tmp)
         project, config, home, shells = (base / n for n in ("project", "config", "home", "tmp"))
@@ -169,12 +173,12 @@ def run(keys: int, delay: float) -> dict[str, Any]:
         term.child.delaybeforesend = None  # pexpect sleeps 50 ms before each send otherwise
         try:
             term.wait_until(lambda s: "cwd:" in s and term.prompt_line() == ">", timeout=60)
-            idle, _ = keystrokes(term, keys)
+            idle, _ = keystrokes(term, keys, pace=pace)
             term.enter("PARALLEL: start five background agents and a team of three")
             term.wait_until(lambda _s: agents.all_streaming(), timeout=60)
             before = agents.served()
             load_before = os.getloadavg()[0]
-            busy, under = keystrokes(term, keys, lambda: not agents.finished())
+            busy, under = keystrokes(term, keys, lambda: not agents.finished(), pace)
             served = agents.served() - before
             agents.typing_done.set()
             load = os.getloadavg()[0]
@@ -185,6 +189,7 @@ def run(keys: int, delay: float) -> dict[str, Any]:
         return {
             "keys": keys,
             "chunk_delay_s": delay,
+        "pace_s": pace,
             "idle_ms": spread(idle),
             "busy_ms": spread(busy),
             "keys_typed_while_all_streamed": under,
@@ -201,15 +206,18 @@ def main() -> int:
     parser.add_argument("--keys", type=int, default=50)
     parser.add_argument("--delay", type=float, default=0.03,
                         help="seconds between an agent reply's SSE events")
+    parser.add_argument("--pace", type=float, default=0.0,
+                        help="seconds between one key's echo and the next key (a typist's "
+                        "pace; 0: at once)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--screen", action="store_true", help="print the last screen too")
     args = parser.parse_args()
-    f = run(args.keys, args.delay)
+    f = run(args.keys, args.delay, args.pace)
     screen = f.pop("screen_at_end")
     if args.json:
         print(json.dumps(f, indent=2))
     else:
-        print(f"keystroke to screen, {args.keys} keys each (ms)")
+        print(f"keystroke to screen, {args.keys} keys each, {args.pace:g} s apart (ms)")
         for name, key in (("nothing running", "idle_ms"),
                           (f"{BACKGROUND} background agents + {MATES} teammates", "busy_ms")):
             s = f[key]
