@@ -214,6 +214,11 @@ class Recorded:
     at: float = field(default_factory=time.time)
     #: The name of the route whose turn answered it (None: the default queue, or no turn).
     route: str | None = None
+    #: The body's size in bytes (what the fake reports as input_tokens is this / 4).
+    size: int = 0
+    #: Wall-clock time (time.time()) when the answer was written whole (None: not yet,
+    #: or the connection was cut); `answered - at` is the fake's own time on it.
+    answered: float | None = None
 
 
 # ---------------------------------------------------------------------------------------
@@ -507,7 +512,8 @@ class _Handler(BaseHTTPRequestHandler):
         # what goes to https://api.anthropic.com sets HTTP_PROXY and an http:// base URL):
         # the host is recorded as the Host header, the path as usual.
         path = urlsplit(self.path).path if "://" in self.path else self.path.split("?")[0]
-        index, turn = api._record(Recorded(path, headers, body))
+        rec = Recorded(path, headers, body, size=len(raw))
+        index, turn = api._record(rec)
         try:
             if path.startswith("/v1/messages/count_tokens"):
                 self._send_json(200, {"input_tokens": len(raw) // 4})
@@ -515,6 +521,8 @@ class _Handler(BaseHTTPRequestHandler):
                 self._play(turn, body, len(raw) // 4)
             else:
                 self._send_json(404, Fault(404, message=f"no route {self.path}").body())
+            self.wfile.flush()
+            rec.answered = time.time()
         except (_Cut, OSError):
             self.close_connection = True
         except Exception as exc:  # a bug in the fake: surface it to the test, not just stderr

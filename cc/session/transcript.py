@@ -4,7 +4,11 @@ Each message becomes one or more lines (see `cc.session.lines`), all written wit
 `os.write` on a descriptor opened with `O_APPEND`, under an advisory `flock`, then
 `fsync`ed (unless `fsync=False`). A single append is atomic on a regular file, so a
 `kill -9` loses at most the message not yet recorded, and two processes writing to one
-transcript never interleave halves of lines. If the file ends in a torn line (a crash
+transcript never interleave halves of lines. The fsync runs on the writer's own thread
+(one at a time, in order): the write is in the kernel's hands when `record()` returns,
+and waiting for the disk (milliseconds each, several a second with agents at work)
+would stall the event loop the REPL types on. `close()` waits for the fsyncs, and a
+failed one is raised by the next write or by `close()`. If the file ends in a torn line (a crash
 elsewhere), the next write starts with a newline so that its lines stay whole.
 
 The file is created on the first write (a session that records nothing leaves none).
@@ -34,6 +38,7 @@ from __future__ import annotations
 import fcntl
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -103,6 +108,9 @@ class TranscriptWriter:
         self._clock = clock or (lambda: datetime.now(UTC))
         self._branch = GitBranch(self.cwd)
         self._fd: int | None = None
+        #: The thread that fsyncs (made on the first write), and its latest fsync.
+        self._syncer: ThreadPoolExecutor | None = None
+        self._synced: list[Future[None]] = []
         self._recorded: set[str] = set()  # message uuids already on file
         self._answered: dict[str, str] = {}  # tool_use id -> uuid of its result's line
         self._tool_lines: dict[str, str] = {}  # tool_use id -> uuid of its assistant line
@@ -224,9 +232,15 @@ class TranscriptWriter:
         """Close the file. Results still waiting for their tool_use are dropped: the
         assistant message they answer was never recorded."""
         self._waiting.clear()
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        try:
+            self._sync_done()
+        finally:
+            if self._syncer is not None:
+                self._syncer.shutdown(wait=True)
+                self._syncer = None
+            if self._fd is not None:
+                os.close(self._fd)
+                self._fd = None
 
     def __enter__(self) -> TranscriptWriter:
         return self
@@ -393,10 +407,29 @@ class TranscriptWriter:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view) :]
-            if self.fsync:
-                os.fsync(fd)
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
+        if self.fsync:
+            self._sync_later(fd)
+
+    def _sync_later(self, fd: int) -> None:
+        """fsync `fd` on the writer's thread; a failure of one before is raised."""
+        running: list[Future[None]] = []
+        ended: list[Future[None]] = []
+        for synced in self._synced:
+            (ended if synced.done() else running).append(synced)
+        self._synced = running
+        for synced in ended:
+            synced.result()
+        if self._syncer is None:
+            self._syncer = ThreadPoolExecutor(1, thread_name_prefix="transcript-fsync")
+        self._synced.append(self._syncer.submit(os.fsync, fd))
+
+    def _sync_done(self) -> None:
+        """Wait for the fsyncs asked for; the first failure is raised."""
+        synced, self._synced = self._synced, []
+        for future in synced:
+            future.result()
 
     def _open(self) -> int:
         if self._fd is None:

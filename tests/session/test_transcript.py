@@ -7,8 +7,11 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cc.identity import AgentInfo
 from cc.models.content_blocks import (
@@ -391,8 +394,42 @@ def test_fsync_per_write(transcript: Path, make_writer: MakeWriter, monkeypatch:
     assert len(calls) == 2
 
 
+
+def test_a_write_does_not_wait_for_its_fsync(transcript: Path, make_writer: MakeWriter,
+                                             monkeypatch: Any) -> None:
+    """The line is on file when record() returns, while the disk is still busy with it
+    (the event loop must not stall on it); close() waits for the fsync."""
+    release = threading.Event()
+    synced: list[int] = []
+
+    def slow_fsync(fd: int) -> None:
+        assert release.wait(10)
+        synced.append(fd)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    writer = make_writer(transcript, fsync=True)
+    writer.record(UserMessage.text("a"))
+    assert b'"content":"a"' in transcript.read_bytes() and synced == []
+    release.set()
+    writer.close()
+    assert len(synced) == 1
+
+
+def test_a_failed_fsync_is_raised(transcript: Path, make_writer: MakeWriter,
+                                  monkeypatch: Any) -> None:
+    def broken(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fsync", broken)
+    writer = make_writer(transcript, fsync=True)
+    writer.record(UserMessage.text("a"))
+    with pytest.raises(OSError, match="Input/output error"):
+        writer.close()
+
+
 WRITER_SCRIPT = """
 import sys
+import threading
 from pathlib import Path
 from cc.models.messages import UserMessage
 from cc.session.transcript import TranscriptWriter

@@ -29,6 +29,7 @@ from cc.ui.repl.dialogs import Dialogs, Pending
 from cc.ui.repl.live import Fragments, Live, live_fragments
 from cc.ui.repl.mcp_watch import McpWatch
 from cc.ui.repl.printer import Draw, Printer, color_enabled
+from cc.ui.repl.redraw import Throttle
 from cc.ui.repl.team_view import TeamWatch
 
 if TYPE_CHECKING:
@@ -118,6 +119,7 @@ class Repl:
         self._task: asyncio.Task[None] | None = None
         self._view: TurnView | None = None
         self._flash: tuple[str, float] | None = None
+        self._redraw: Throttle | None = None
         self._dialog_cache: tuple[tuple[Any, ...], str] | None = None
         self._warned = 0
         #: Lines printed from background work (kept until printed).
@@ -280,13 +282,26 @@ class Repl:
         )
         session.app.ttimeoutlen = 0.1  # a lone Esc is an Esc after 0.1 s
         session.app.timeoutlen = 0.5
-        session.app.min_redraw_interval = 0.03  # a fast stream redraws at most ~30 times a second
         return session
 
     def _session_id(self) -> str:
         return self.engine.session_id
 
     def invalidate(self) -> None:
+        """Redraw for a change of the session's: at most every INTERVAL_S (see
+        cc.ui.repl.redraw); keys redraw through prompt_toolkit at once."""
+        if self.session is None or not self.session.app.is_running:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # another thread: prompt_toolkit's own call is thread-safe
+            self.session.app.invalidate()
+            return
+        if self._redraw is None:
+            self._redraw = Throttle(self._redraw_now, loop.time, loop.call_later)
+        self._redraw()
+
+    def _redraw_now(self) -> None:
         if self.session is not None and self.session.app.is_running:
             self.session.app.invalidate()
 
