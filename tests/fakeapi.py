@@ -214,6 +214,8 @@ class Recorded:
     at: float = field(default_factory=time.time)
     #: The name of the route whose turn answered it (None: the default queue, or no turn).
     route: str | None = None
+    #: The body's length in bytes, as it came over the wire.
+    size: int = 0
 
 
 # ---------------------------------------------------------------------------------------
@@ -507,7 +509,7 @@ class _Handler(BaseHTTPRequestHandler):
         # what goes to https://api.anthropic.com sets HTTP_PROXY and an http:// base URL):
         # the host is recorded as the Host header, the path as usual.
         path = urlsplit(self.path).path if "://" in self.path else self.path.split("?")[0]
-        index, turn = api._record(Recorded(path, headers, body))
+        index, turn = api._record(Recorded(path, headers, body, size=len(raw)))
         try:
             if path.startswith("/v1/messages/count_tokens"):
                 self._send_json(200, {"input_tokens": len(raw) // 4})
