@@ -47,6 +47,7 @@ class CatalogEntry:
 #: deferred tools says it, without importing their modules.
 SUMMARIES = {
     "TaskOutput": "read what a background shell command printed",
+    "SendMessage": "send a message to another agent, by its agentId or name",
     "TaskStop": "stop a background agent or shell command",
     "TaskCreate": "add a task to the session's task list",
     "TaskGet": "show one task of the task list",
