@@ -173,9 +173,9 @@ def _figures(api: FakeAPI) -> Figures:
     return Figures(first, list(api.requests), len(main), sum(r.size for r in main))
 
 
-def two_turns(argv: list[str]) -> Figures:
+def two_turns(argv: list[str], extra: dict[str, str]) -> Figures:
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
-        env = prepare(Path(tmp))
+        env = prepare(Path(tmp)) | extra
         project = Path(tmp) / "project"
         _serve(api, project)
         env.update(HTTP_PROXY=api.base_url, http_proxy=api.base_url)
@@ -187,9 +187,9 @@ def two_turns(argv: list[str]) -> Figures:
         return _figures(api)
 
 
-def long_session(argv: list[str], turns: int = LONG_TURNS) -> Figures:
+def long_session(argv: list[str], extra: dict[str, str], turns: int = LONG_TURNS) -> Figures:
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
-        env = prepare(Path(tmp))
+        env = prepare(Path(tmp)) | extra
         project = Path(tmp) / "project"
         _serve(api, project)
         env.update(HTTP_PROXY=api.base_url, http_proxy=api.base_url)
@@ -236,8 +236,8 @@ def _until(readline: Callable[[], str], done: Callable[[dict[str, Any]], bool]) 
 # -- report -----------------------------------------------------------------------------
 
 
-def measure(argv: list[str]) -> dict[str, Any]:
-    short, long = two_turns(argv), long_session(argv)
+def measure(argv: list[str], extra: dict[str, str] | None = None) -> dict[str, Any]:
+    short, long = two_turns(argv, extra or {}), long_session(argv, extra or {})
     return {"first": short.first,
             "two_turns": {"bytes": short.total, "main_bytes": short.main_bytes,
                           "requests": len(short.requests), "main": short.main},
@@ -270,8 +270,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description="Bytes sent to the Messages API per session.")
     parser.add_argument("--claude", metavar="BIN", help="Claude Code's executable, to compare")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--cc-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="set this in cc's environment (e.g. CC_DISABLE_MEMORY_EXTRACTION=1)")
     args = parser.parse_args()
-    results = {"cc": measure(CC)}
+    extra = dict(item.split("=", 1) for item in args.cc_env)
+    results = {"cc": measure(CC, extra)}
     if args.claude:
         results["Claude Code"] = measure([args.claude])
     if args.json:
