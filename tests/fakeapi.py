@@ -214,7 +214,8 @@ class Recorded:
     at: float = field(default_factory=time.time)
     #: The name of the route whose turn answered it (None: the default queue, or no turn).
     route: str | None = None
-    #: The body's size in bytes (what the fake reports as input_tokens is this / 4).
+    #: The body's size in bytes, as it came over the wire (what the fake reports as
+    #: input_tokens is this / 4).
     size: int = 0
     #: Wall-clock time (time.time()) when the answer was written whole (None: not yet,
     #: or the connection was cut); `answered - at` is the fake's own time on it.

@@ -130,23 +130,20 @@ class AgentCatalog:
 
 _BUILTIN_DESCRIPTIONS = {
     "general-purpose": (
-        "General-purpose agent for researching complex questions, searching code and carrying "
-        "out multi-step tasks. Use it when a search may take several tries, or for a piece of "
-        "work that can be done on its own."
+        "Researches, searches code and carries out multi-step tasks: for searches that may "
+        "take several tries, or any self-contained work."
     ),
     "Explore": (
-        "Fast read-only agent for exploring a codebase: finds files by pattern, searches code "
-        "for symbols and text, and answers questions about how it works. Say how thorough to "
-        'be: "quick", "medium" or "very thorough".'
+        "Fast, read-only: finds files and symbols, explains how code works. Say how thorough: "
+        '"quick", "medium" or "very thorough".'
     ),
     "Plan": (
-        "Read-only architect agent for designing an implementation plan: studies the code and "
-        "returns the approach, ordered steps, the files involved and the trade-offs."
+        "Read-only architect: returns an implementation plan (approach, ordered steps, files, "
+        "trade-offs)."
     ),
     "fork": (
-        "A copy of you that starts from this conversation as it stands (same context, same "
-        "tools) and works on the directive in the prompt. Use it to split work you would "
-        "otherwise do in sequence; a fork cannot fork again."
+        "A copy of you, with this conversation and your tools, working on the prompt's "
+        "directive: to split work you would do in sequence. It cannot fork."
     ),
 }
 

@@ -199,11 +199,21 @@ class ModelRequest:
 
 def system_blocks(sections: Sequence[PromptSection],
                   cache: dict[str, Any] | None = _EPHEMERAL) -> list[dict[str, Any]]:
-    """System text blocks, a cache breakpoint (`cache`; None: none) closing the static
+    """System text blocks: each run of sections alike in being cacheable or not is one
+    block (sections joined by a blank line, as `render` joins them; a block per section
+    only costs bytes), a cache breakpoint (`cache`; None: none) closing the static
     (cacheable) prefix."""
-    kept = [s for s in sections if s.text.strip()]
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": s.text} for s in kept]
-    last_static = max((i for i, s in enumerate(kept) if s.cacheable), default=None)
+    runs: list[tuple[bool, list[str]]] = []
+    for section in sections:
+        if not section.text.strip():
+            continue
+        if runs and runs[-1][0] == section.cacheable:
+            runs[-1][1].append(section.text)
+        else:
+            runs.append((section.cacheable, [section.text]))
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": "\n\n".join(texts)}
+                                    for _, texts in runs]
+    last_static = max((i for i, (cacheable, _) in enumerate(runs) if cacheable), default=None)
     if last_static is not None and cache is not None:
         blocks[last_static]["cache_control"] = dict(cache)
     return blocks

@@ -37,9 +37,12 @@ PLACEHOLDER: dict[str, Any] = {
     "input_schema": {"type": "object", "properties": {}},
     "defer_loading": True,
 }
-#: The first line of the reminder that names the deferred tools (one per line after it).
-ANNOUNCEMENT = ("Deferred tools (their definitions are not loaded yet; load them with "
-                "ToolSearch, \"select:Name[,Name…]\" or keywords, before calling them):")
+#: The first line of the reminder that names the deferred tools (one per line after it);
+#: how to load them is ToolSearch's description's to say.
+ANNOUNCEMENT = "Deferred tools (load one with ToolSearch before calling it):"
+#: The line as sessions before 2026-12 wrote it: a resumed one's reminders still count.
+_EARLIER = ("Deferred tools (their definitions are not loaded yet; load them with "
+            "ToolSearch, \"select:Name[,Name…]\" or keywords, before calling them):")
 _FALSE = ("0", "false", "no", "off")
 
 
@@ -183,8 +186,11 @@ def announced(messages: Sequence[Message]) -> set[str]:
         if not isinstance(message, UserMessage) or not message.is_meta:
             continue
         for block in message.content:
-            if isinstance(block, TextBlock) and ANNOUNCEMENT in block.text:
-                after = block.text.split(ANNOUNCEMENT, 1)[1]
+            if not isinstance(block, TextBlock):
+                continue
+            first = next((a for a in (ANNOUNCEMENT, _EARLIER) if a in block.text), None)
+            if first is not None:
+                after = block.text.split(first, 1)[1]
                 names |= {line.split(":", 1)[0].strip() for line in after.splitlines()
                           if line.strip() and not line.startswith("<")}
     return names

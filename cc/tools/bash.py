@@ -49,22 +49,20 @@ _BENIGN_EXITS: dict[str, dict[int, str]] = {
 class BashInput(ToolInput):
     model_config = ConfigDict(json_schema_extra=optional_without_null)
 
-    command: str = Field(description="The command to run.")
+    command: str
     timeout: float | None = Field(
-        default=None, description=f"Timeout in milliseconds (at most {MAX_TIMEOUT_MS})."
+        default=None, description=f"Milliseconds (default 120000, at most {MAX_TIMEOUT_MS})."
     )
     description: str | None = Field(
-        default=None, description="What the command does, in 5-10 words, active voice."
+        default=None, description="What it does, in 5-10 words."
     )
     run_in_background: bool | None = Field(
         default=None,
-        description="Start the command in the background; read its output later with "
-        "TaskOutput or Read.",
+        description="Run in the background (see above).",
     )
     dangerouslyDisableSandbox: bool | None = Field(  # noqa: N815 - Claude Code's spelling
         default=None,
-        description="Run this command outside the sandbox (when the sandbox is on and the "
-        "settings allow it); the user is asked to approve it.",
+        description="Run outside the sandbox, if the settings allow; the user must approve.",
     )
 
 

@@ -48,19 +48,20 @@ class CatalogEntry:
 #: What each deferred built-in tool does, in a line: the reminder that names the
 #: deferred tools says it, without importing their modules.
 SUMMARIES = {
-    "TaskOutput": "read what a background shell command printed",
+    "TaskOutput": "output of a background shell command",
+    "SendMessage": "message another agent, by agentId or name",
     "TaskStop": "stop a background agent or shell command",
-    "TaskCreate": "add a task to the session's task list",
-    "TaskGet": "show one task of the task list",
+    "TaskCreate": "add a task to the task list",
+    "TaskGet": "show one task",
     "TaskList": "list the tasks and their status",
     "TaskUpdate": "change a task's status, owner, details or dependencies",
-    "TodoWrite": "write the checklist of the current piece of work",
-    "NotebookEdit": "replace, insert or delete a cell of a Jupyter notebook",
+    "TodoWrite": "write the checklist of the current work",
+    "NotebookEdit": "replace, insert or delete a Jupyter notebook cell",
     "WebFetch": "fetch a web page and answer a question about it",
-    "WebSearch": "search the web and return titled links with what was found",
-    "ListMcpResourcesTool": "list the resources (documents, data) the MCP servers offer",
-    "ReadMcpResourceTool": "read one resource of an MCP server by its uri",
-    "ReadMcpResourceDirTool": "list a resource folder of an MCP server (not available)",
+    "WebSearch": "search the web",
+    "ListMcpResourcesTool": "list the MCP servers' resources",
+    "ReadMcpResourceTool": "read an MCP server's resource by uri",
+    "ReadMcpResourceDirTool": "list an MCP resource folder (not available)",
 }
 
 

@@ -39,11 +39,11 @@ _LINE_NUMBER = re.compile(r"^ *\d+(?:\t|→)")
 class EditInput(ToolInput):
     model_config = ConfigDict(json_schema_extra=optional_without_null)
 
-    file_path: str = Field(description="Absolute path of the file to change.")
-    old_string: str = Field(description="The exact text to replace.")
-    new_string: str = Field(description="The text to put in its place (must differ).")
+    file_path: str = Field(description="Absolute path.")
+    old_string: str = Field(description="The text to replace.")
+    new_string: str = Field(description="Its replacement (must differ).")
     replace_all: bool = Field(
-        default=False, description="Replace every occurrence of old_string (default false)."
+        default=False, description="Replace every occurrence."
     )
 
 

@@ -22,10 +22,10 @@ EXCLUDED_DIRS = ("node_modules", *VCS_DIRS)
 class GlobInput(ToolInput):
     model_config = ConfigDict(json_schema_extra=optional_without_null)
 
-    pattern: str = Field(description='Glob pattern to match file paths against, e.g. "**/*.py".')
+    pattern: str = Field(description='e.g. "**/*.py"')
     path: str | None = Field(
         default=None,
-        description="Folder to search in. Leave it out to search the working directory.",
+        description="Folder to search (default: the working directory).",
     )
 
 

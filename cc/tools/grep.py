@@ -32,58 +32,35 @@ Count = Annotated[int, Field(ge=0), WithJsonSchema({"type": "number"})]
 class GrepInput(ToolInput):
     model_config = ConfigDict(json_schema_extra=optional_without_null)
 
-    pattern: str = Field(description="Regular expression to search for (ripgrep syntax).")
+    pattern: str = Field(description="Regular expression.")
     path: str | None = Field(
-        default=None, description="File or folder to search. Defaults to the working directory."
+        default=None, description="File or folder (default: the working directory)."
     )
-    glob: str | None = Field(
-        default=None,
-        description='Only search files matching this glob, e.g. "*.py" or "*.{ts,tsx}".',
-    )
+    glob: str | None = Field(default=None, description='Only files matching it, e.g. "*.{ts,tsx}".')
     output_mode: Literal["content", "files_with_matches", "count"] | None = Field(
         default=None,
-        description='"files_with_matches" (default): paths only. "content": matching lines. '
-        '"count": matches per file.',
+        description='"files_with_matches" (default; newest first), "content" (lines as '
+        'path:line:text) or "count" (per file).',
     )
-    before: Count | None = Field(
-        default=None, alias="-B", description='Lines to show before each match ("content" only).'
-    )
-    after: Count | None = Field(
-        default=None, alias="-A", description='Lines to show after each match ("content" only).'
-    )
-    around: Count | None = Field(
-        default=None,
-        alias="-C",
-        description='Lines to show before and after each match ("content" only).',
-    )
+    before: Count | None = Field(default=None, alias="-B")
+    after: Count | None = Field(default=None, alias="-A")
+    around: Count | None = Field(default=None, alias="-C")
     context: Count | None = Field(default=None, description="Same as -C.")
-    line_numbers: bool | None = Field(
-        default=None,
-        alias="-n",
-        description='Prefix lines with their numbers ("content" only; default true).',
-    )
-    ignore_case: bool | None = Field(
-        default=None, alias="-i", description="Match case-insensitively."
-    )
-    only_matching: bool | None = Field(
-        default=None,
-        alias="-o",
-        description='Show only the matched text, not whole lines ("content" only).',
-    )
+    line_numbers: bool | None = Field(default=None, alias="-n")
+    ignore_case: bool | None = Field(default=None, alias="-i")
+    only_matching: bool | None = Field(default=None, alias="-o")
     file_type: str | None = Field(
         default=None,
         alias="type",
-        description='Only search files of this ripgrep type, e.g. "py", "js", "rust".',
+        description='A ripgrep file type, e.g. "py" (faster than glob).',
     )
     head_limit: Count | None = Field(
         default=None,
-        description=f"Show at most this many entries (default {DEFAULT_HEAD_LIMIT}; 0: all).",
+        description=f"Most entries shown (default {DEFAULT_HEAD_LIMIT}; 0: all).",
     )
-    offset: Count | None = Field(
-        default=None, description="Skip this many entries first (default 0)."
-    )
+    offset: Count | None = Field(default=None, description="Entries to skip.")
     multiline: bool | None = Field(
-        default=None, description="Let the pattern span lines; '.' then matches newlines too."
+        default=None, description="Let matches span lines ('.' matches newlines)."
     )
 
 

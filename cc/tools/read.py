@@ -39,13 +39,13 @@ class ReadInput(ToolInput):
 
     file_path: str = Field(description="Absolute path of the file to read.")
     offset: int | None = Field(
-        default=None, ge=0, description="Line number to start at (1-based). Only for long files."
+        default=None, ge=0, description="First line to read (1-based)."
     )
     limit: int | None = Field(
-        default=None, gt=0, description="How many lines to read. Only for long files."
+        default=None, gt=0, description="How many lines to read."
     )
     pages: str | None = Field(
-        default=None, description='Page range of a PDF file, e.g. "1-5". Ignored for other files.'
+        default=None, description='Pages of a PDF, e.g. "1-5".'
     )
 
 

@@ -21,8 +21,8 @@ from cc.tools.diff import describe_changes, structured_patch
 
 
 class WriteInput(ToolInput):
-    file_path: str = Field(description="Absolute path of the file to write.")
-    content: str = Field(description="The whole text of the file.")
+    file_path: str = Field(description="Absolute path.")
+    content: str = Field(description="The whole file.")
 
 
 def _count_lines(text: str) -> int:

@@ -68,12 +68,22 @@ def markers(params: dict[str, Any]) -> int:
 
 
 def test_system_blocks_have_one_breakpoint_closing_the_cacheable_prefix() -> None:
+    # A block per run of static or dynamic sections, not per section: fewer bytes.
     system = request().to_params()["system"]
     assert [b["text"] for b in system] == [
-        "You are an agent.", "Use tools well.", "cwd: /tmp/x", "Remember: tabs."]
+        "You are an agent.\n\nUse tools well.", "cwd: /tmp/x\n\nRemember: tabs."]
     assert all(b["type"] == "text" for b in system)
-    assert [("cache_control" in b) for b in system] == [False, True, False, False]
-    assert system[1]["cache_control"] == EPHEMERAL
+    assert [("cache_control" in b) for b in system] == [True, False]
+    assert system[0]["cache_control"] == EPHEMERAL
+
+
+def test_a_static_section_after_a_dynamic_one_starts_a_new_block() -> None:
+    sections = [PromptSection("a", "static", cacheable=True), PromptSection("b", "env", cacheable=False),
+                PromptSection("c", "style", cacheable=True), PromptSection("d", "memory", cacheable=False)]
+    system = request(system=sections).to_params()["system"]
+    assert system == [{"type": "text", "text": "static"}, {"type": "text", "text": "env"},
+                      {"type": "text", "text": "style", "cache_control": EPHEMERAL},
+                      {"type": "text", "text": "memory"}]
 
 
 def test_blank_cacheable_section_does_not_steal_the_breakpoint() -> None:

@@ -68,10 +68,17 @@ def test_the_announcement_names_what_waits_once() -> None:
     messages: list[Message] = []
     tools = toolset(messages)
     [text] = tools.announcement()
-    assert "TaskCreate: add a task to the session's task list" in text.splitlines()
+    assert "TaskCreate: add a task to the task list" in text.splitlines()
     assert not any(line.startswith("Read") for line in text.splitlines()[1:])
     messages.append(UserMessage.text(text, is_meta=True))
     assert tools.announcement() == [] and "TodoWrite" in announced(messages)
+
+
+def test_an_announcement_in_the_earlier_wording_still_counts() -> None:
+    earlier = ('<system-reminder>\nDeferred tools (their definitions are not loaded yet; load '
+               'them with ToolSearch, "select:Name[,Name…]" or keywords, before calling them):\n'
+               "WebFetch: fetch a web page\nTodoWrite: write the checklist\n</system-reminder>")
+    assert announced([UserMessage.text(earlier, is_meta=True)]) == {"WebFetch", "TodoWrite"}
 
 
 def test_off_every_definition_goes_in_full() -> None:

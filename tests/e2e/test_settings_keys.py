@@ -77,7 +77,7 @@ def test_language_and_a_built_in_style_stay_the_same_across_turns(project: Proje
     assert first == second  # byte-stable: the prompt cache keeps working
     assert "# Language" in first and "replies in français" in first
     assert "# Output style: Explanatory" in first
-    assert 'follows the output style described below under "Output style"' in first
+    assert 'following the output style under "Output style"' in first
     assert "# Doing tasks" in first  # the built-in styles keep the coding instructions
     # The style comes after the environment and before CLAUDE.md and the tools.
     assert first.index("<env>") < first.index("# Language") < first.index("# Output style")

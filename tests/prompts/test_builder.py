@@ -75,12 +75,12 @@ def test_environment_section_facts() -> None:
 def test_tools_section_lists_names_and_deferred_only_when_any() -> None:
     plain = by_name(build_system_prompt(make_env(), tool_names=TOOLS))["tools"]
     assert "Read, Edit, Write, Glob, Grep, Bash" in plain
-    assert "deferred" not in plain
-    assert "note it briefly in your reply" in plain
+    assert "eferred" not in plain
+    assert "note briefly in your reply" in plain
     deferred = by_name(
         build_system_prompt(make_env(), tool_names=TOOLS, deferred_tool_names=["WebFetch"])
     )["tools"]
-    assert "deferred: WebFetch." in deferred
+    assert "Deferred tools (load one with ToolSearch before calling it): WebFetch." in deferred
 
 
 def test_memory_section_wraps_index_and_optional_dir() -> None:
@@ -89,7 +89,7 @@ def test_memory_section_wraps_index_and_optional_dir() -> None:
         "memory"
     ]
     assert f"<memory-index>\n{index}\n</memory-index>" in text
-    assert "check that it still holds" in text and "type: feedback" in text
+    assert "still holds before relying on it" in text and "`feedback`" in text
     assert "$" not in text
     with_dir = by_name(
         build_system_prompt(

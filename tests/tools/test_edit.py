@@ -328,4 +328,4 @@ def test_flags_and_description() -> None:
     inp = EditInput(file_path="/x", old_string="a", new_string="b")
     assert not tool.is_read_only(inp) and not tool.is_concurrency_safe(inp)
     text = tool.description()
-    assert "Read" in text and "replace_all" in text and "line number" in text
+    assert "Read" in text and "replace_all" in text and "line-number" in text
