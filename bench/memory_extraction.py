@@ -234,11 +234,8 @@ class Result:
 
 async def session(base: Path, files: dict[str, str], script: list[Turn],
                   extract: bool) -> Result:
-    from cc.app.runtime import Runtime
-
-    from cc.agents.extractor import attach
-    from cc.app.factory import build_session_engine
     from cc.app.options import resolve_options
+    from cc.app.session import Session, StartFacts
     from cc.cli_args import build_parser
     from cc.config.settings import Settings
     from cc.core.client import Credentials
@@ -253,18 +250,18 @@ async def session(base: Path, files: dict[str, str], script: list[Turn],
                       CC_DISABLE_MEMORY_EXTRACTION="0" if extract else "1")
     cache = Cache()
     with FakeAPI() as api:
-        runtime = Runtime(cwd, config, Settings(),
-                          Credentials(api_key="bench-key", base_url=api.base_url))
-        options = resolve_options(build_parser().parse_args(["-p"]), runtime.settings, {})
-        engine = (await build_session_engine(options, runtime)).engine
-        if runtime.memory_dir is None:
+        options = resolve_options(build_parser().parse_args(["-p"]), Settings(), {})
+        credentials = Credentials(api_key="bench-key", base_url=api.base_url)
+        sess = Session(StartFacts(cwd, config, Settings(), credentials, options))
+        await sess.open()
+        engine, coordinator = sess.engine, sess.extractor
+        if sess.memory_dir is None:
             raise SystemExit("memory is off: no folder to extract into")
-        keeper = Keeper(script, runtime.memory_dir, cache)
+        keeper = Keeper(script, sess.memory_dir, cache)
         api.route(is_keeper, *[Dynamic(keeper) for _ in range(4 * len(script))],
                   name="keeper")
         api.route(lambda body: not is_keeper(body), *main_turns(script, cwd, cache),
                   name="main")
-        coordinator = attach(engine) if extract else None
         ok = 0
         try:
             for turn in script:
@@ -273,7 +270,7 @@ async def session(base: Path, files: dict[str, str], script: list[Turn],
                 if coordinator is not None:
                     await coordinator.drain(30)
         finally:
-            await engine.aclose()
+            await sess.close()
         errors = sum(1 for r in api.requests if r.path == "/v1/messages"
                      for b in r.body["messages"][-1]["content"]
                      if isinstance(b, dict) and b.get("is_error"))
