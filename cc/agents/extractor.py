@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.config.env import truthy
+from cc.memory.auto_memory import INDEX
+from cc.memory.worth import worth_keeping
 from cc.permissions.gate import Decision, HookDecision
 
 if TYPE_CHECKING:
@@ -109,6 +111,9 @@ class ExtractionCoordinator:
         self.host = host
         #: How long the session must sit idle before waiting turns are looked at.
         self.idle_seconds = idle_seconds
+        #: What decides whether the user's prompts are worth a look (the sign's kind, or
+        #: None): `cc.memory.worth.worth_keeping` (the bench swaps in "every turn").
+        self.judge: Callable[[list[str]], str | None] = worth_keeping
         #: The conversation as the last turn left it, the first message's uuid (a new
         #: one: compacted or cleared), and how many of its messages were looked at.
         self.conversation: tuple[Message, ...] = ()
@@ -136,7 +141,7 @@ class ExtractionCoordinator:
         self._cancel_idle()  # not idle any more
 
     def turn_ended(self) -> None:
-        from cc.memory.worth import typed_prompts, worth_keeping
+        from cc.memory.worth import typed_prompts
 
         now = tuple(self.engine.messages)
         head = now[0].uuid if now else None
@@ -146,7 +151,7 @@ class ExtractionCoordinator:
             self.seen, self.head = 0, head
         self.conversation = now
         if self.waiting is None:
-            self.waiting = worth_keeping(typed_prompts(now[self.seen:]))
+            self.waiting = self.judge(typed_prompts(now[self.seen:]))
         if self.waiting is not None:
             self._cancel_idle()
             self._idle = self.engine.supervisor.spawn(self._after_idle(),
@@ -199,7 +204,8 @@ class ExtractionCoordinator:
 
         engine = self.engine
         self.runs += 1
-        directive = UserMessage.text(_directive(self.folder, since), is_meta=True)
+        index, whole_at = _index(self.folder)
+        directive = UserMessage.text(_directive(self.folder, since, index), is_meta=True)
         spec = AgentSpec(model=engine.model, system=list(engine.config.system),
                          permission_mode="dontAsk", tools=tuple(engine.registry.names),
                          max_turns=MAX_TURNS, thinking_budget=engine.config.thinking_budget,
@@ -210,6 +216,10 @@ class ExtractionCoordinator:
                          hooks=False,  # internal work: the user's hooks are not told of it
                          compaction=False, seed=(*conversation, directive))
         child = await self.host.fork(engine, spec, inherit_tools=True)
+        if whole_at is not None:  # the directive showed the index whole: it was read
+            from cc.tools.base import FileReadRecord
+
+            child.executor.ctx.read_files[str(self.folder / INDEX)] = FileReadRecord(whole_at)
         try:
             before = {p: p.stat().st_mtime_ns for p in self.folder.glob("*.md")}
             await _run(child)
@@ -227,7 +237,6 @@ async def _run(child: QueryEngine) -> None:
     """The extractor's turn, ended as soon as a batch of writes that includes the index
     went well: nothing is left for the model to look at, so no request to ask it."""
     from cc.core.events import AssistantEvent, ToolDone
-    from cc.memory.auto_memory import INDEX
 
     calls: dict[str, bool] = {}  # the batch's call ids: whether each writes the index
     done = 0
@@ -245,11 +254,27 @@ async def _run(child: QueryEngine) -> None:
                 child.end_turn_after_tools("the memory index is written")
 
 
-def _directive(folder: Path, since: int) -> str:
+def _index(folder: Path) -> tuple[str, int | None]:
+    """The index as the directive shows it, and its mtime when shown whole (the keeper
+    may then rewrite it without reading it first); None when cut or missing."""
+    from cc.memory.auto_memory import load_index
+
+    path = folder / INDEX
+    try:
+        mtime = path.stat().st_mtime_ns
+        text = path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return "(no memories yet)", None
+    shown = load_index(folder)
+    if shown is None:
+        return "(no memories yet)", None
+    return shown, mtime if shown == text.rstrip("\n") else None
+
+
+def _directive(folder: Path, since: int, index: str) -> str:
     from string import Template
 
-    from cc.memory.auto_memory import load_index
     from cc.prompts import load_text
 
     return Template(load_text("memory/extract.md").strip()).substitute(
-        folder=str(folder), since=str(since), index=load_index(folder) or "(no memories yet)")
+        folder=str(folder), since=str(since), index=index)

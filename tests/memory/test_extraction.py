@@ -194,7 +194,10 @@ async def test_an_idle_session_looks_at_what_waits_and_the_next_look_starts_afte
     session = await opened_session(tmp_path, fake_api, idle=0.05)
     folder, coordinator = session.memory_dir, session.extractor
     assert folder is not None and coordinator is not None
-    keeper = keeper_route(fake_api, saving(folder), Reply("Nothing to save."))
+    index = INDEX_LINE + "- [parses-dates](parses-dates.md) - a.py parses dates\n"
+    keeper = keeper_route(fake_api, saving(folder), Reply([
+        tool_use("Write", {"file_path": str(folder / "parses-dates.md"), "content": NOTE}),
+        tool_use("Write", {"file_path": str(folder / "MEMORY.md"), "content": index})]))
     fake_api.script(Reply("one"), Reply("two"), Reply("three"))
     try:
         await turns(session, "remember that we deploy on Fridays")
@@ -205,10 +208,12 @@ async def test_an_idle_session_looks_at_what_waits_and_the_next_look_starts_afte
         assert coordinator.waiting is None  # nothing new worth a look
         await turns(session, "no, that's wrong: it parses dates")
         await session.end("prompt_input_exit", look_back=True)
-        assert len(keeper.requests) == 2
+        assert len(keeper.requests) == 2  # its writes went well: not asked again
         later = json.dumps(keeper.requests[1].body["messages"][-1])
         assert "from message 2 onwards" in later  # only what came after the first look
         assert INDEX_LINE.strip() in later  # the index as it stands, no Read needed
+        assert (folder / "MEMORY.md").read_text() == index
+        fake_api.assert_clean()
     finally:
         await session.close()
     assert not asyncio.all_tasks() - {asyncio.current_task()}
