@@ -114,11 +114,10 @@ class ExtractionCoordinator:
         #: What decides whether the user's prompts are worth a look (the sign's kind, or
         #: None): `cc.memory.worth.worth_keeping` (the bench swaps in "every turn").
         self.judge: Callable[[list[str]], str | None] = worth_keeping
-        #: The conversation as the last turn left it, the first message's uuid (a new
-        #: one: compacted or cleared), and how many of its messages were looked at.
-        self.conversation: tuple[Message, ...] = ()
-        self.head: str | None = None
-        self.seen = 0
+        #: The conversation as the last turn left it, and how many of its messages were
+        #: looked at (a resumed conversation's were, in the session it comes from).
+        self.conversation: tuple[Message, ...] = tuple(engine.messages)
+        self.seen = len(self.conversation)
         #: Why the turns since `seen` are worth a look (the sign's kind); None: no turn
         #: waits.
         self.waiting: str | None = None
@@ -144,11 +143,10 @@ class ExtractionCoordinator:
         from cc.memory.worth import typed_prompts
 
         now = tuple(self.engine.messages)
-        head = now[0].uuid if now else None
-        if head != self.head:  # compacted or cleared since the last turn ended
-            if self.waiting is not None:  # the old conversation, while it is cached
-                self._look()
-            self.seen, self.head = 0, head
+        kept = _common(self.conversation, now)
+        if kept == 0 and self.conversation and self.waiting is not None:
+            self._look()  # compacted or cleared: the old conversation, while it is cached
+        self.seen = min(self.seen, kept)  # (rewound, compacted or cleared: from there on)
         self.conversation = now
         if self.waiting is None:
             self.waiting = self.judge(typed_prompts(now[self.seen:]))
@@ -231,6 +229,16 @@ class ExtractionCoordinator:
         finally:
             engine.usage.merge(child.usage)  # what the extraction cost is the session's too
             await child.aclose()
+
+
+def _common(before: tuple[Message, ...], now: tuple[Message, ...]) -> int:
+    """How many leading messages `now` shares with `before` (by uuid)."""
+    n = 0
+    for old, new in zip(before, now, strict=False):
+        if old.uuid != new.uuid:
+            break
+        n += 1
+    return n
 
 
 async def _run(child: QueryEngine) -> None:
