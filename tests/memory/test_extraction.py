@@ -289,3 +289,24 @@ async def test_what_the_extraction_is_refused_is_not_the_sessions(
         fake_api.assert_clean()
     finally:
         await session.close()
+
+
+async def test_a_rewound_conversation_is_looked_at_again_from_the_cut(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    session = await opened_session(tmp_path, fake_api, idle=0.05)
+    engine, coordinator = session.engine, session.extractor
+    assert coordinator is not None
+    keeper = keeper_route(fake_api, Reply("Nothing to save."), Reply("Nothing to save."))
+    fake_api.script(Reply("It parses."), Reply("Tabs."), Reply("Poetry."))
+    try:
+        await turns(session, "what does a.py do?", "I prefer tabs")
+        await wait_for_async(lambda: len(keeper.requests) == 1 and coordinator.settled)
+        assert engine.rewind_to(engine.messages[2].uuid) is not None  # "I prefer tabs" goes
+        await turns(session, "we use poetry, not pip")
+        await wait_for_async(lambda: len(keeper.requests) == 2 and coordinator.settled)
+        later = json.dumps(keeper.requests[1].body["messages"])
+        assert "from message 2 onwards" in later and "I prefer tabs" not in later
+        fake_api.assert_clean()
+    finally:
+        await session.close()
