@@ -118,6 +118,8 @@ class ExtractionCoordinator:
         #: looked at (a resumed conversation's were, in the session it comes from).
         self.conversation: tuple[Message, ...] = tuple(engine.messages)
         self.seen = len(self.conversation)
+        #: How many of its messages were judged (those before held no sign, or wait).
+        self.judged = self.seen
         #: Why the turns since `seen` are worth a look (the sign's kind); None: no turn
         #: waits.
         self.waiting: str | None = None
@@ -147,9 +149,11 @@ class ExtractionCoordinator:
         if kept == 0 and self.conversation and self.waiting is not None:
             self._look()  # compacted or cleared: the old conversation, while it is cached
         self.seen = min(self.seen, kept)  # (rewound, compacted or cleared: from there on)
+        self.judged = max(self.seen, min(self.judged, kept))
         self.conversation = now
         if self.waiting is None:
-            self.waiting = self.judge(typed_prompts(now[self.seen:]))
+            self.waiting = self.judge(typed_prompts(now[self.judged:]))
+        self.judged = len(now)
         if self.waiting is not None:
             self._cancel_idle()
             self._idle = self.engine.supervisor.spawn(self._after_idle(),

@@ -5,8 +5,9 @@ typed, with no model request, before a memory extraction is paid for.
     worth_keeping(prompts)  -> str | None    the first sign found, by kind, or None
 
 Only the user's own words count. Tool results, the harness's meta messages, system
-reminders (attached files, resources) and fenced code pasted into a prompt say nothing
-about the user, their preferences or the project, so they are left out. What counts
+reminders (attached files, resources), shell output, a slash command's stored body (its
+arguments count) and fenced code pasted into a prompt say nothing about the user, their
+preferences or the project, so they are left out. What counts
 (a few patterns per kind, case-insensitive):
 
     asked to remember    "remember", "keep in mind", "from now on", "next time", ...
@@ -31,8 +32,12 @@ from collections.abc import Iterable, Sequence
 from cc.models.content_blocks import TextBlock
 from cc.models.messages import Message, UserMessage
 
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.S)
-_FENCED = re.compile(r"```.*?(?:```|\Z)", re.S)
+#: What a prompt holds that the user did not say now: reminders (attached files,
+#: resources), a shell command's output, a local command's output, pasted code.
+_NOT_SAID = re.compile(r"<(system-reminder|bash-stdout|bash-stderr|local-command-stdout|"
+                       r"local-command-stderr)>.*?</\1>|```.*?(?:```|\Z)", re.S)
+#: A slash command's message: only its arguments were typed (the body is a stored file).
+_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.S)
 
 _VERBS = (r"(?:use|using|do|doing|run|running|write|writing|put|add|adding|call|make|"
           r"commit|push|ask|format|name|keep|include|mention|touch|edit|change|test|check|"
@@ -95,7 +100,7 @@ SIGNS: tuple[tuple[str, re.Pattern[str]], ...] = (
         r"\b(?:tracked|filed|documented|discussed|lives?|kept) (?:in|on|at) (?:the )?"
         r"(?:jira|linear|github issues|notion|confluence|slack|wiki|grafana|datadog|"
         r"sentry|https?://)",
-        r"\b(?:jira|linear|notion|confluence|slack|grafana|datadog|sentry|pagerduty)\b")),
+        r"\b(?:runbook|playbook|on-call rota)\b")),
 )
 
 
@@ -107,7 +112,9 @@ def typed_prompts(messages: Sequence[Message]) -> list[str]:
         if not isinstance(message, UserMessage) or message.is_meta:
             continue
         text = "\n".join(b.text for b in message.content if isinstance(b, TextBlock))
-        text = _FENCED.sub(" ", _REMINDER.sub(" ", text)).strip()
+        if "<command-name>" in text:
+            text = " ".join(_COMMAND_ARGS.findall(text))
+        text = _NOT_SAID.sub(" ", text).strip()
         if text:
             prompts.append(text)
     return prompts

@@ -50,6 +50,9 @@ def test_what_the_user_says_about_themselves_or_the_project_is_worth_keeping(
     "It still fails with a KeyError, can you look?",
     "Now make the same change in the other module.",
     "Does this function always return a list?",
+    "Add Slack notifications when the job fails.",
+    "I'm getting a KeyError in the loader.",
+    "I want to add a new endpoint for users.",
     "",
 ])
 def test_task_prompts_are_not(prompt: str) -> None:
@@ -73,7 +76,15 @@ def test_only_the_users_own_words_are_read() -> None:
         UserMessage.text("From now on, always use tabs.", is_meta=True),
         UserMessage.text("thanks"),
     ]
-    assert typed_prompts(messages) == ["what does this do?", "thanks"]
+    messages += [
+        UserMessage.text("<bash-input>cat NOTES</bash-input>"),
+        UserMessage.text("<bash-stdout>remember: we always deploy on Fridays</bash-stdout>"),
+        UserMessage([TextBlock("<command-name>/fix</command-name>\n<command-message>fix"
+                               "</command-message>\n<command-args>the parser</command-args>"),
+                     TextBlock("Always run the tests; I prefer small commits.")]),
+    ]
+    assert typed_prompts(messages) == ["what does this do?", "thanks",
+                                       "<bash-input>cat NOTES</bash-input>", "the parser"]
     assert worth_keeping(typed_prompts(messages)) is None
     said = [*messages, UserMessage.text("remember that I prefer tabs")]
     assert worth_keeping(typed_prompts(said)) == "asked to remember"

@@ -209,15 +209,17 @@ class Repl:
                 await self.session.prompt_async(pre_run=self._after_first_draw)
         finally:
             self.exiting = True
-            await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
-            if self.status_line is not None:
-                await self.status_line.close()
-            await self._look_back()
-            await self.runtime.end("prompt_input_exit", look_back=True)
-            await self._new_warnings()
-            if self.services.on_exit is not None:
-                await maybe_await(self.services.on_exit())
-            await self.runtime.close()
+            try:
+                await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
+                if self.status_line is not None:
+                    await self.status_line.close()
+                await self._look_back()
+                await self.runtime.end("prompt_input_exit", look_back=True)
+                await self._new_warnings()
+                if self.services.on_exit is not None:
+                    await maybe_await(self.services.on_exit())
+            finally:  # (also when Ctrl-C cuts the last look for memories short)
+                await self.runtime.close()
         return 0
 
     async def _look_back(self) -> None:
