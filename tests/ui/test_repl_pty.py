@@ -165,6 +165,27 @@ def test_leaving_looks_back_for_what_is_worth_remembering(setup: Setup) -> None:
     setup.api.assert_clean()
 
 
+def test_ctrl_c_cuts_the_exits_look_short(setup: Setup) -> None:
+    """The look the exit waits for is not the user's errand: Ctrl-C ends it and cc."""
+    release = threading.Event()
+    keeper = setup.api.route(lambda body: "memory keeper" in json.dumps(body["messages"]),
+                             Reply("Nothing to save.", hold_after_block={0: release.is_set}),
+                             name="keeper")
+    setup.api.script(Reply("Noted."))
+    term = setup.start(CC_DISABLE_MEMORY_EXTRACTION="0")
+    try:
+        term.enter("remember that we deploy on Fridays")
+        term.wait_for("● Noted.")
+        term.ctrl("d")
+        term.wait_for("Looking for anything worth remembering")
+        term.wait_until(lambda _: len(keeper.requests) == 1)
+        term.ctrl("c")
+        assert term.wait_exit() == 130  # interrupted, as Ctrl-C outside a turn ends cc
+        assert b"Traceback" not in term.raw
+    finally:
+        release.set()
+
+
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
     setup.api.script(Reply("Seen it."))
     term = setup.start()
