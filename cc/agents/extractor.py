@@ -20,8 +20,9 @@ stops once a batch of writes that includes the index went well. A failed extract
 is logged and dropped.
 
 Only sessions that outlive their turns extract (the REPL, a program driving cc over
-stdin): one-shot print mode exits as soon as its result is written, waiting on no
-background work, as Claude Code does. A conversation compacted or cleared while turns
+stdin), and only the REPL's exit looks back: print mode, one-shot or driven, exits as
+soon as its result is written, waiting on no background work (one-shot print mode does
+not extract at all, as Claude Code does not). A conversation compacted or cleared while turns
 were waiting is looked at as it last was, before its cache goes cold.
 """
 
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from cc.config.env import truthy
 from cc.memory.auto_memory import INDEX
-from cc.memory.worth import worth_keeping
+from cc.memory.worth import typed_prompts, worth_keeping
 from cc.permissions.gate import Decision, HookDecision
 
 if TYPE_CHECKING:
@@ -142,8 +143,6 @@ class ExtractionCoordinator:
         self._cancel_idle()  # not idle any more
 
     def turn_ended(self) -> None:
-        from cc.memory.worth import typed_prompts
-
         now = tuple(self.engine.messages)
         kept = _common(self.conversation, now)
         if kept == 0 and self.conversation and self.waiting is not None:
