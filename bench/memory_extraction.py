@@ -1,7 +1,7 @@
 """What background memory extraction costs in input tokens, with prompt caching modelled.
 
 A seeded 20-turn interactive session runs in-process against the fake API of
-tests/fakeapi.py, three times: with extraction off; with it run after every turn, the
+tests/fakeapi.py, four times: with extraction off; with it run after every turn, the
 user slower than the extractor (how cc extracted before: 28.0% of the cost at commit
 02b3cdc, whose keeper also read MEMORY.md first and was asked again after its writes);
 and as cc extracts now: only when the turns not yet looked at hold a sign worth keeping
@@ -12,7 +12,8 @@ answer. Most prompts are tasks ("what does src/mod03.py do?"); four say somethin
 keeping (about the user, a project rule, a correction, a standing instruction), and one
 task prompt looks like one ("why does ... always use a list instead of a dict?"), a false
 alarm whose look saves nothing. The user steps away once, after turn PAUSE_AFTER (longer
-than the idle wait), and leaves after the last turn. The keeper (the requests whose
+than the idle wait), and leaves after the last turn; a fourth run has a slow user, idle
+after every turn, so each turn worth keeping gets a look of its own. The keeper (the requests whose
 messages carry its directive) writes a memory for each such prompt it has not saved yet,
 and the index, in one reply; with nothing new it answers "Nothing to save.".
 
@@ -259,13 +260,14 @@ class Result:
     violations: int
 
 
-POLICIES = ("off", "every turn", "worth keeping")
+POLICIES = ("off", "every turn", "worth keeping", "worth, slow user")
 
 
 async def session(base: Path, files: dict[str, str], script: list[Turn],
                   policy: str) -> Result:
     """The scripted session under `policy`: extraction off, after every turn (the user
-    pausing after each), or as cc does it (the user pausing after PAUSE_AFTER)."""
+    pausing after each), or as cc does it (the user pausing after PAUSE_AFTER; a slow
+    user: after every turn)."""
     import dataclasses
 
     from cc.app.options import resolve_options
@@ -306,7 +308,8 @@ async def session(base: Path, files: dict[str, str], script: list[Turn],
             for number, turn in enumerate(script, 1):
                 async for event in engine.submit(turn.prompt):
                     ok += isinstance(event, Terminal) and event.ok
-                if coordinator is not None and (policy == "every turn" or number == PAUSE_AFTER):
+                slow = policy in ("every turn", "worth, slow user")
+                if coordinator is not None and (slow or number == PAUSE_AFTER):
                     await settled(coordinator)  # the user is away: the session sits idle
             await sess.end("prompt_input_exit", look_back=True)  # the user leaves
         finally:
@@ -357,7 +360,7 @@ def main() -> None:
         for n, policy in enumerate(POLICIES):
             results[policy] = asyncio.run(session(Path(tmp) / str(n), files, script, policy))
     elapsed = time.perf_counter() - t0
-    off, every, now = (results[p] for p in POLICIES)
+    off, every, now, slow = (results[p] for p in POLICIES)
     worth = sum(1 for t in script if t.save)
     if args.json:
         def d(u: Usage) -> dict[str, Any]:
@@ -390,7 +393,7 @@ def main() -> None:
               f"{figure(now.usage['main'], attr, 1)} {figure(ext, attr, looks)} "
               f"{figure(ext, attr, 1)}")
     print(f"  extraction's share of the cost: before (every turn) {share(every):.1%}, "
-          f"now {share(now):.1%}; "
+          f"now {share(now):.1%} (a user idle after every turn: {share(slow):.1%}); "
           f"memories saved: before {every.saved}, now {now.saved} (of {worth})")
     if off.usage["main"].cost:
         print(f"  now vs off: {(now.usage['main'].cost + ext.cost) / off.usage['main'].cost - 1:+.1%}"
