@@ -310,3 +310,36 @@ async def test_a_rewound_conversation_is_looked_at_again_from_the_cut(
         fake_api.assert_clean()
     finally:
         await session.close()
+
+
+async def test_a_driven_session_looks_at_idle_but_its_end_waits_for_nothing(
+    tmp_path: Path, fake_api: FakeAPI
+) -> None:
+    """A program driving cc over stdin (print mode): the session lives between its
+    messages, so it looks when idle; its end, like one-shot print mode's, waits on no
+    look."""
+    cwd, config = tmp_path / "project", tmp_path / "config"
+    cwd.mkdir()
+    config.mkdir()
+    credentials = Credentials(api_key="test-key", base_url=fake_api.base_url)
+    session = make_session(cwd, config, credentials=credentials,
+                           argv=("-p", "--input-format", "stream-json",
+                                 "--output-format", "stream-json", "--verbose"))
+    assert session.options.sdk_host and not session.options.interactive
+    await session.open()
+    coordinator = session.extractor
+    assert coordinator is not None
+    keeper = keeper_route(fake_api, Reply("Nothing to save."))
+    fake_api.script(Reply("Noted."), Reply("Noted again."), Reply("No emoji."))
+    try:
+        await turns(session, "I prefer tabs")
+        coordinator.idle_seconds = 0.01
+        await turns(session, "and short answers, please")
+        await wait_for_async(lambda: len(keeper.requests) == 1 and coordinator.settled)
+        coordinator.idle_seconds = 3600.0
+        await turns(session, "from now on, no emoji")
+        await session.end("other")
+        assert len(keeper.requests) == 1 and coordinator.waiting is not None
+    finally:
+        await session.close()
+    assert not asyncio.all_tasks() - {asyncio.current_task()}
