@@ -1,12 +1,21 @@
 """What background memory extraction costs in input tokens, with prompt caching modelled.
 
-A seeded 20-turn session runs in-process against the fake API of tests/fakeapi.py, twice:
-with extraction on (cc.agents.extractor.attach) and with it off. Each main turn is one or
-two Read rounds (a 2-12 KB file of the project), then a short answer. The extractor (the
-requests whose messages carry the keeper's directive) answers "Nothing to save." except
-every SAVE_EVERY-th turn, when it writes a memory and its index line (Read MEMORY.md first
-when there is one). The user is slower than the extractor: the next prompt is sent once
-the extraction of the last turn is over, so the two never overlap.
+A seeded 20-turn interactive session runs in-process against the fake API of
+tests/fakeapi.py, four times: with extraction off; with it run after every turn, the
+user slower than the extractor (how cc extracted before: 28.0% of the cost at commit
+02b3cdc, whose keeper also read MEMORY.md first and was asked again after its writes);
+and as cc extracts now: only when the turns not yet looked at hold a sign worth keeping
+(cc/memory/worth.py), once for all of them, when the session sits idle or ends.
+
+Each main turn is one or two Read rounds (a 2-12 KB file of the project), then a short
+answer. Most prompts are tasks ("what does src/mod03.py do?"); four say something worth
+keeping (about the user, a project rule, a correction, a standing instruction), and one
+task prompt looks like one ("why does ... always use a list instead of a dict?"), a false
+alarm whose look saves nothing. The user steps away once, after turn PAUSE_AFTER (longer
+than the idle wait), and leaves after the last turn; a fourth run has a slow user, idle
+after every turn, so each turn worth keeping gets a look of its own. The keeper (the requests whose
+messages carry its directive) writes a memory for each such prompt it has not saved yet,
+and the index, in one reply; with nothing new it answers "Nothing to save.".
 
 Every reply's usage is made from the request it answers, as the API's prompt cache would
 report it. A request is a sequence of elements (a header of model and thinking, each
@@ -45,8 +54,37 @@ from tests.fakeapi import Dynamic, FakeAPI, Reply, tool_use  # noqa: E402
 
 #: In every extraction request (the start of cc/prompts/memory/extract.md).
 KEEPER = "it comes from the memory keeper"
-SAVE_EVERY = 5
 UNCACHED = 4  # input_tokens of every reply
+#: The user steps away (past the idle wait) after this turn.
+PAUSE_AFTER = 10
+#: How long the session must sit idle before a look, in the bench (the user's pause is
+#: modelled by waiting for the look to end).
+IDLE_SECONDS = 0.05
+
+#: Prompts that say something worth keeping, by turn, with the memory the keeper saves.
+WORTH = {
+    3: ("I'm the only maintainer of this repo, so skip changelog entries. What does {a} do?",
+        "sole-maintainer"),
+    8: ("We only deploy on Fridays, so keep risky changes small. What does {a} do?",
+        "deploys-on-fridays"),
+    9: ("No, that's wrong: {a} is the entry point, not a helper. What does it call?",
+        "entry-point"),
+    16: ("From now on, run the linter before you say something is done. Check {a}.",
+         "lint-before-done"),
+}
+#: A task prompt that looks worth keeping (a false alarm: its look saves nothing).
+FALSE_ALARM = {12: "Why does {a} always use a list instead of a dict?"}
+TASKS = (
+    "What do {a} and {b} do?",
+    "Explain the main loop in {a}.",
+    "Where is the error handling in {a}?",
+    "Fix the off-by-one in {a}.",
+    "Add a docstring to the first function in {a}.",
+    "Rename the helper in {a} to something clearer.",
+    "Run the tests again after reading {a}.",
+    "Does {a} handle empty input?",
+    "Summarize {a} and {b} in two lines.",
+)
 
 
 # ---------------------------------------------------------------------------------------
@@ -58,7 +96,7 @@ class Turn:
     prompt: str
     reads: list[str]  # paths relative to the project
     answer: str
-    save: str | None  # the name of the memory the extractor writes after it
+    save: str | None  # the name of the memory the keeper writes for it
 
 
 def lines(rng: random.Random, size: int) -> str:
@@ -76,11 +114,10 @@ def plan(turns: int, seed: int) -> tuple[dict[str, str], list[Turn]]:
     script = []
     for t in range(1, turns + 1):
         reads = rng.sample(sorted(files), rng.randint(1, 2))
-        save = f"preference-{t:02}" if t % SAVE_EVERY == 0 else None
-        prompt = f"Turn {t}: what do {' and '.join(reads)} do?"
-        if save:
-            prompt += f" By the way, I prefer {rng.choice(WORDS)} over {rng.choice(WORDS)}."
-        script.append(Turn(prompt, reads, lines(rng, rng.randint(200, 800)), save))
+        a, b = reads[0], reads[-1]
+        text, save = WORTH.get(t, (FALSE_ALARM.get(t, TASKS[t % len(TASKS)]), None))
+        script.append(Turn(text.format(a=a, b=b), reads, lines(rng, rng.randint(200, 800)),
+                           save))
     return files, script
 
 
@@ -179,43 +216,34 @@ def main_turns(script: list[Turn], cwd: Path, cache: Cache) -> list[Dynamic]:
 
 
 class Keeper:
-    """The extractor's side: it decides from the request what the next step is."""
+    """The extractor's side: a memory for each prompt worth keeping that the request
+    holds and no look saved yet, and the index, in one reply."""
 
     def __init__(self, script: list[Turn], folder: Path, cache: Cache) -> None:
         self.script = script
         self.folder = folder
         self.cache = cache
-        self.runs = 0
         self.index: list[str] = []
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         return Reply(self.step(body).content, usage=self.cache.usage("extraction", body))
 
     def step(self, body: dict[str, Any]) -> Reply:
-        messages = body["messages"]
-        last = messages[-1]["content"]
-        if KEEPER in json.dumps(last):  # the directive: a new run, after turn `runs`
-            self.runs += 1
-            save = self.script[self.runs - 1].save
-            if save is None:
-                return Reply("Nothing to save.")
-            if (self.folder / "MEMORY.md").exists():
-                return Reply([tool_use("Read", {"file_path": str(self.folder / "MEMORY.md")})])
-            return self.write(save)
-        called = [b["name"] for b in messages[-2]["content"] if b.get("type") == "tool_use"]
-        if called == ["Read"]:
-            return self.write(self.script[self.runs - 1].save or "")
-        return Reply(f"Saved {self.script[self.runs - 1].save}.")
-
-    def write(self, name: str) -> Reply:
-        note = (f"---\nname: {name}\ndescription: A preference the user stated\n"
-                f"type: user\n---\nThe user said so on 2026-12-01 (turn {self.runs}).\n")
-        self.index.append(f"- [{name}]({name}.md) - a preference the user stated")
-        return Reply([
-            tool_use("Write", {"file_path": str(self.folder / f"{name}.md"), "content": note}),
-            tool_use("Write", {"file_path": str(self.folder / "MEMORY.md"),
-                               "content": "\n".join(self.index) + "\n"}),
-        ])
+        said = json.dumps(body["messages"])
+        new = [t.save for t in self.script if t.save and json.dumps(t.prompt)[1:-1] in said
+               and not any(f"[{t.save}]" in line for line in self.index)]
+        if not new:
+            return Reply("Nothing to save.")
+        calls = []
+        for name in new:
+            note = (f"---\nname: {name}\ndescription: What the user said\ntype: user\n---\n"
+                    f"The user said so on 2026-12-01.\n")
+            self.index.append(f"- [{name}]({name}.md) - what the user said")
+            calls.append(tool_use("Write", {"file_path": str(self.folder / f"{name}.md"),
+                                            "content": note}))
+        calls.append(tool_use("Write", {"file_path": str(self.folder / "MEMORY.md"),
+                                        "content": "\n".join(self.index) + "\n"}))
+        return Reply(calls)
 
 
 # ---------------------------------------------------------------------------------------
@@ -232,13 +260,18 @@ class Result:
     violations: int
 
 
-async def session(base: Path, files: dict[str, str], script: list[Turn],
-                  extract: bool) -> Result:
-    from cc.app.runtime import Runtime
+POLICIES = ("off", "every turn", "worth keeping", "worth, slow user")
 
-    from cc.agents.extractor import attach
-    from cc.app.factory import build_session_engine
+
+async def session(base: Path, files: dict[str, str], script: list[Turn],
+                  policy: str) -> Result:
+    """The scripted session under `policy`: extraction off, after every turn (the user
+    pausing after each), or as cc does it (the user pausing after PAUSE_AFTER; a slow
+    user: after every turn)."""
+    import dataclasses
+
     from cc.app.options import resolve_options
+    from cc.app.session import Session, StartFacts
     from cc.cli_args import build_parser
     from cc.config.settings import Settings
     from cc.core.client import Credentials
@@ -250,35 +283,50 @@ async def session(base: Path, files: dict[str, str], script: list[Turn],
     for rel, content in files.items():
         (cwd / rel).write_text(content)
     os.environ.update(HOME=str(home), CLAUDE_CONFIG_DIR=str(config),
-                      CC_DISABLE_MEMORY_EXTRACTION="0" if extract else "1")
+                      CC_DISABLE_MEMORY_EXTRACTION="1" if policy == "off" else "0")
     cache = Cache()
     with FakeAPI() as api:
-        runtime = Runtime(cwd, config, Settings(),
-                          Credentials(api_key="bench-key", base_url=api.base_url))
-        options = resolve_options(build_parser().parse_args(["-p"]), runtime.settings, {})
-        engine = (await build_session_engine(options, runtime)).engine
-        if runtime.memory_dir is None:
+        options = dataclasses.replace(
+            resolve_options(build_parser().parse_args([]), Settings(), {}), interactive=True)
+        credentials = Credentials(api_key="bench-key", base_url=api.base_url)
+        sess = Session(StartFacts(cwd, config, Settings(), credentials, options))
+        await sess.open()
+        engine, coordinator = sess.engine, sess.extractor
+        if sess.memory_dir is None:
             raise SystemExit("memory is off: no folder to extract into")
-        keeper = Keeper(script, runtime.memory_dir, cache)
+        if coordinator is not None:
+            coordinator.idle_seconds = IDLE_SECONDS
+            if policy == "every turn":
+                coordinator.judge = lambda prompts: "every turn"
+        keeper = Keeper(script, sess.memory_dir, cache)
         api.route(is_keeper, *[Dynamic(keeper) for _ in range(4 * len(script))],
                   name="keeper")
         api.route(lambda body: not is_keeper(body), *main_turns(script, cwd, cache),
                   name="main")
-        coordinator = attach(engine) if extract else None
         ok = 0
         try:
-            for turn in script:
+            for number, turn in enumerate(script, 1):
                 async for event in engine.submit(turn.prompt):
                     ok += isinstance(event, Terminal) and event.ok
-                if coordinator is not None:
-                    await coordinator.drain(30)
+                slow = policy in ("every turn", "worth, slow user")
+                if coordinator is not None and (slow or number == PAUSE_AFTER):
+                    await settled(coordinator)  # the user is away: the session sits idle
+            await sess.end("prompt_input_exit", look_back=True)  # the user leaves
         finally:
-            await engine.aclose()
+            await sess.close()
         errors = sum(1 for r in api.requests if r.path == "/v1/messages"
                      for b in r.body["messages"][-1]["content"]
                      if isinstance(b, dict) and b.get("is_error"))
         return Result(cache.by_kind, ok, coordinator.runs if coordinator else 0,
                       len(coordinator.saved) if coordinator else 0, errors, len(api.violations))
+
+
+async def settled(coordinator: Any, timeout: float = 60.0) -> None:
+    end = time.monotonic() + timeout
+    while not coordinator.settled:
+        if time.monotonic() > end:
+            raise SystemExit("the extraction did not settle")
+        await asyncio.sleep(0.01)
 
 
 # ---------------------------------------------------------------------------------------
@@ -294,6 +342,11 @@ def figure(u: Usage, attr: str, per: int) -> str:
     return f"{v:10.1f}" if per > 1 and attr in ("requests", "uncached") else f"{v:10,.0f}"
 
 
+def share(result: Result) -> float:
+    total = result.usage["main"].cost + result.usage["extraction"].cost
+    return result.usage["extraction"].cost / total
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=str(__doc__).splitlines()[0])
     parser.add_argument("--turns", type=int, default=20)
@@ -302,46 +355,49 @@ def main() -> None:
     args = parser.parse_args()
     t0 = time.perf_counter()
     files, script = plan(args.turns, args.seed)
+    results: dict[str, Result] = {}
     with tempfile.TemporaryDirectory(prefix="cc-bench-mem-") as tmp:
-        on = asyncio.run(session(Path(tmp) / "1", files, script, extract=True))
-        off = asyncio.run(session(Path(tmp) / "2", files, script, extract=False))
+        for n, policy in enumerate(POLICIES):
+            results[policy] = asyncio.run(session(Path(tmp) / str(n), files, script, policy))
     elapsed = time.perf_counter() - t0
-    main_on, ext, main_off = on.usage["main"], on.usage["extraction"], off.usage["main"]
-    total_on = Usage(main_on.requests + ext.requests, main_on.uncached + ext.uncached,
-                     main_on.read + ext.read, main_on.write + ext.write)
-    diff = total_on.minus(main_off)
+    off, every, now, slow = (results[p] for p in POLICIES)
+    worth = sum(1 for t in script if t.save)
     if args.json:
         def d(u: Usage) -> dict[str, Any]:
             return {**vars(u), "cost": round(u.cost)}
-        print(json.dumps({"turns": args.turns, "seed": args.seed, "main_on": d(main_on),
-                          "extraction": d(ext), "main_off": d(main_off), "difference": d(diff),
-                          "extraction_share": round(ext.cost / total_on.cost, 4),
-                          "extractions": on.extractions, "saved": on.saved,
-                          "tool_errors": on.tool_errors + off.tool_errors,
-                          "violations": on.violations + off.violations}))
+        print(json.dumps({
+            "turns": args.turns, "seed": args.seed, "worth_keeping": worth,
+            **{p: {"main": d(r.usage["main"]), "extraction": d(r.usage["extraction"]),
+                   "extraction_share": round(share(r), 4), "extractions": r.extractions,
+                   "saved": r.saved, "turns_ok": r.turns_ok, "tool_errors": r.tool_errors,
+                   "violations": r.violations} for p, r in results.items()}}))
         return
     n = args.turns
-    print(f"memory extraction: {n} turns, seed {args.seed}, {on.extractions} extractions, "
-          f"{on.saved} memories saved ({elapsed:.1f} s)")
-    print(f"  turns completed: on {on.turns_ok}/{n}, off {off.turns_ok}/{n}; tool errors "
-          f"{on.tool_errors + off.tool_errors}; fake API violations "
-          f"{on.violations + off.violations}")
-    print(f"  {'extraction on:':16} {'main':>21} {'extraction':>21}")
-    print(f"  {'':16} {'per turn':>10} {'total':>10} {'per turn':>10} {'total':>10}")
+    print(f"memory extraction: {n} turns, seed {args.seed}, {worth} prompts worth keeping, "
+          f"1 false alarm, a pause after turn {PAUSE_AFTER} ({elapsed:.1f} s)")
+    print(f"  {'policy':16} {'turns ok':>9} {'looks':>6} {'saved':>6} {'main cost':>10} "
+          f"{'extraction':>11} {'share':>7}")
+    for policy, r in results.items():
+        print(f"  {policy:16} {r.turns_ok:>6}/{n:<2} {r.extractions:>6} {r.saved:>6} "
+              f"{r.usage['main'].cost:>10,.0f} {r.usage['extraction'].cost:>11,.0f} "
+              f"{share(r):>7.1%}")
+    print(f"  tool errors {sum(r.tool_errors for r in results.values())}; fake API violations "
+          f"{sum(r.violations for r in results.values())}; cost in base-rate input tokens "
+          f"(uncached 1x, cache read {READ_RATE}x, write {WRITE_RATE}x)")
+    ext = now.usage["extraction"]
+    print(f"  {'as cc does now:':16} {'main':>21} {'extraction':>21}")
+    print(f"  {'':16} {'per turn':>10} {'total':>10} {'per look':>10} {'total':>10}")
+    looks = max(now.extractions, 1)
     for label, attr in ROWS:
-        print(f"  {label:16} {figure(main_on, attr, n)} {figure(main_on, attr, 1)} "
-              f"{figure(ext, attr, n)} {figure(ext, attr, 1)}")
-    print(f"  cost in base-rate input tokens (uncached 1x, cache read {READ_RATE}x, "
-          f"write {WRITE_RATE}x)")
-    print(f"  extraction's share of the cost: {ext.cost / total_on.cost:.1%} "
-          f"(extraction {ext.cost:,.0f} of {total_on.cost:,.0f})")
-    print(f"  {'on vs off:':16} {'off (main only)':>21} {'on - off':>21}")
-    print(f"  {'':16} {'per turn':>10} {'total':>10} {'per turn':>10} {'total':>10}")
-    for label, attr in ROWS:
-        print(f"  {label:16} {figure(main_off, attr, n)} {figure(main_off, attr, 1)} "
-              f"{figure(diff, attr, n)} {figure(diff, attr, 1)}")
-    print(f"  extraction on costs {diff.cost / main_off.cost:+.1%} "
-          f"(the main agent's own cost on - off: {main_on.cost - main_off.cost:+,.0f})")
+        print(f"  {label:16} {figure(now.usage['main'], attr, n)} "
+              f"{figure(now.usage['main'], attr, 1)} {figure(ext, attr, looks)} "
+              f"{figure(ext, attr, 1)}")
+    print(f"  extraction's share of the cost: before (every turn) {share(every):.1%}, "
+          f"now {share(now):.1%} (a user idle after every turn: {share(slow):.1%}); "
+          f"memories saved: before {every.saved}, now {now.saved} (of {worth})")
+    if off.usage["main"].cost:
+        print(f"  now vs off: {(now.usage['main'].cost + ext.cost) / off.usage['main'].cost - 1:+.1%}"
+              f" of the session's cost")
 
 
 if __name__ == "__main__":

@@ -4,9 +4,11 @@ base input token, from the model table."""
 
 from __future__ import annotations
 
-from cc.models.catalog import _prices
+from cc.models.catalog import model_info
 
 #: Cache read and write prices per base input token.
-READ_RATE, WRITE_RATE = _prices(1.0, 0.0).cache_read, _prices(1.0, 0.0).cache_write
+_PRICES = model_info("claude-sonnet-4-5").prices  # list rates: read 0.1x, write 1.25x
+READ_RATE = round(_PRICES.cache_read / _PRICES.input, 4)
+WRITE_RATE = round(_PRICES.cache_write / _PRICES.input, 4)
 WORDS = ("def return self import value index result error path config token cache message "
          "tool block user assistant stream request session context buffer None True").split()

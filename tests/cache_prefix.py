@@ -46,12 +46,22 @@ def breaks(requests: list[Recorded]) -> list[str]:
         last[key] = body
         if before is None:
             continue
-        for part in ("system", "tools"):
-            if json.dumps(body.get(part)) != json.dumps(before.get(part)):
-                found.append(f"request {index}: its {part} differs from the request before")
-        old, new = before["messages"], body["messages"]
-        if new[: len(old)] != old:
-            at = next(i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b) \
-                if any(a != b for a, b in zip(old, new, strict=False)) else len(new)
-            found.append(f"request {index}: message {at} of the request before changed")
+        found += [f"request {index}: {why}" for why in _extends(before, body)]
+    return found
+
+
+def extends(before: Recorded, after: Recorded) -> list[str]:
+    """Why `after` does not read `before` whole from the cache (empty: it does): the same
+    system blocks and tools, and `before`'s messages first, cache breakpoints aside."""
+    return _extends(_plain(before.body), _plain(after.body))
+
+
+def _extends(before: dict[str, Any], body: dict[str, Any]) -> list[str]:
+    found = [f"its {part} differs from the request before" for part in ("system", "tools")
+             if json.dumps(body.get(part)) != json.dumps(before.get(part))]
+    old, new = before["messages"], body["messages"]
+    if new[: len(old)] != old:
+        at = next((i for i, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+                  len(new))
+        found.append(f"message {at} of the request before changed")
     return found

@@ -162,7 +162,8 @@ class Session:
         self._main = built.engine
         self.permissions = built.checker
         built.checker.on_mode_change(self._mode_changed)
-        self.extractor = extraction_for(self)
+        self.extractor = extraction_for(
+            self, lasting=self.options.interactive or self.options.sdk_host)
         return built.warnings
 
     def add_host_hooks(self, matchers: Sequence[HookMatcher]) -> None:
@@ -292,10 +293,11 @@ class Session:
         news waits now (print mode then runs another turn, as Claude Code does)."""
         return await self.engine.wait_for_background()
 
-    async def end(self, reason: str, *, drain: bool = True) -> None:
-        """SessionEnd hooks; a memory extraction still running may finish (briefly)."""
-        if drain and self.extractor is not None:
-            await self.extractor.drain()
+    async def end(self, reason: str, *, look_back: bool = False) -> None:
+        """SessionEnd hooks; with `look_back` (the REPL's user leaving), the turns the
+        memory extraction has not looked at yet are looked at first (briefly)."""
+        if look_back and self.extractor is not None:
+            await self.extractor.finish()
         await self.engine.end_session(reason)
 
     async def close(self) -> None:

@@ -164,7 +164,9 @@ class QueryEngine:
         self.services: AgentServices | None = None
         #: When the model last answered (on `clock`); None: not in this process.
         self._last_response_at: float | None = None
-        #: Called when a turn of this conversation completes (memory extraction).
+        #: Called when a turn of this conversation starts, and when one completes
+        #: (memory extraction: it waits for the session to sit idle).
+        self._start_listeners: list[Callable[[], None]] = []
         self._turn_listeners: list[Callable[[], None]] = []
         #: Undoes of the grants that last until the running turn ends.
         self._turn_grants: list[Callable[[], None]] = []
@@ -252,6 +254,10 @@ class QueryEngine:
 
         self.config.model = model
         self.config.system = with_model(self.config.system, model)
+
+    def on_turn_start(self, listener: Callable[[], None]) -> None:
+        """Call `listener` when a turn of this conversation starts."""
+        self._start_listeners.append(listener)
 
     def on_turn_end(self, listener: Callable[[], None]) -> None:
         """Call `listener` when a turn of this conversation completes."""
@@ -401,6 +407,9 @@ class QueryEngine:
         seen_denials = len(self.denials)
         request_started: float | None = None
         ours = messages is self.messages
+        if ours:
+            for listener in self._start_listeners:
+                listener()
         try:
             async for event in query_loop(messages, state, deps):
                 self._timing.saw(event, self._clock)

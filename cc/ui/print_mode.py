@@ -176,8 +176,8 @@ async def run_print(
         result = _write_result(turn, turns, engine, failure, started, output_format, stream,
                                collected, emit, usage_since_last)
         session.hook_watchers.clear()  # the result is the last record (SessionEnd's unsaid)
-        # The answer is out; a memory extraction still running may finish, briefly.
-        await _bounded(_ending(session, drain=not interrupt.happened), interrupt)
+        # The answer is out: end at once (no background memory extraction to wait on).
+        await _bounded(_ending(session), interrupt)
     finally:
         for signum in _SIGNAL_EXIT:
             loop.remove_signal_handler(signum)
@@ -277,9 +277,9 @@ async def _bounded(step: Awaitable[None], interrupt: _Interrupt) -> None:
         raise error
 
 
-async def _ending(session: Session, *, drain: bool) -> None:
+async def _ending(session: Session) -> None:
     try:
-        await session.end("other", drain=drain)
+        await session.end("other")
         for warning in session.engine.warnings:
             print(f"Warning: {warning}", file=sys.stderr)
     finally:

@@ -141,6 +141,51 @@ def test_a_saved_memory_gets_a_line(setup: Setup) -> None:
     assert (folder / "prefers-tabs.md").read_text() == memory
 
 
+def test_leaving_looks_back_for_what_is_worth_remembering(setup: Setup) -> None:
+    """A turn worth keeping waits for the session to sit idle; leaving first, the exit
+    says so and waits for the memory keeper's look."""
+    from cc.session.paths import project_dir
+
+    folder = project_dir(setup.root, setup.config) / "memory"
+    note = "---\nname: fridays\ndescription: deploys on Fridays\ntype: project\n---\nFridays.\n"
+    keeper = setup.api.route(lambda body: "memory keeper" in json.dumps(body["messages"]), Reply([
+        tool_use("Write", {"file_path": str(folder / "fridays.md"), "content": note}),
+        tool_use("Write", {"file_path": str(folder / "MEMORY.md"),
+                           "content": "- [fridays](fridays.md) - deploys on Fridays\n"})]),
+        name="keeper")
+    setup.api.script(Reply("Noted."))
+    term = setup.start(CC_DISABLE_MEMORY_EXTRACTION="0")
+    term.enter("we only deploy on Fridays")
+    term.wait_for("● Noted.")
+    assert keeper.requests == []  # not after the turn: the session is not idle yet
+    term.ctrl("d")
+    assert term.wait_exit() == 0
+    assert b"Looking for anything worth remembering" in term.raw
+    assert len(keeper.requests) == 1 and (folder / "fridays.md").read_text() == note
+    setup.api.assert_clean()
+
+
+def test_ctrl_c_cuts_the_exits_look_short(setup: Setup) -> None:
+    """The look the exit waits for is not the user's errand: Ctrl-C ends it and cc."""
+    release = threading.Event()
+    keeper = setup.api.route(lambda body: "memory keeper" in json.dumps(body["messages"]),
+                             Reply("Nothing to save.", hold_after_block={0: release.is_set}),
+                             name="keeper")
+    setup.api.script(Reply("Noted."))
+    term = setup.start(CC_DISABLE_MEMORY_EXTRACTION="0")
+    try:
+        term.enter("remember that we deploy on Fridays")
+        term.wait_for("● Noted.")
+        term.ctrl("d")
+        term.wait_for("Looking for anything worth remembering")
+        term.wait_until(lambda _: len(keeper.requests) == 1)
+        term.ctrl("c")
+        assert term.wait_exit() == 130  # interrupted, as Ctrl-C outside a turn ends cc
+        assert b"Traceback" not in term.raw
+    finally:
+        release.set()
+
+
 def test_unknown_command_and_shell_escape(setup: Setup) -> None:
     setup.api.script(Reply("Seen it."))
     term = setup.start()

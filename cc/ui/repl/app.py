@@ -215,15 +215,27 @@ class Repl:
                 await self.session.prompt_async(pre_run=self._after_first_draw)
         finally:
             self.exiting = True
-            await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
-            if self.status_line is not None:
-                await self.status_line.close()
-            await self.runtime.end("prompt_input_exit", drain=False)
-            await self._new_warnings()
-            if self.services.on_exit is not None:
-                await maybe_await(self.services.on_exit())
-            await self.runtime.close()
+            try:
+                await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
+                if self.status_line is not None:
+                    await self.status_line.close()
+                await self._look_back()
+                await self.runtime.end("prompt_input_exit", look_back=True)
+                await self._new_warnings()
+                if self.services.on_exit is not None:
+                    await maybe_await(self.services.on_exit())
+            finally:  # (also when Ctrl-C cuts the last look for memories short)
+                await self.runtime.close()
         return 0
+
+    async def _look_back(self) -> None:
+        """Say so when the session's end waits for a last look for memories."""
+        extractor = self.runtime.extractor
+        if extractor is not None and (extractor.waiting or not extractor.settled):
+            from cc.ui.render import render_notice
+
+            await self.printer.print(lambda c: render_notice(
+                c, "Looking for anything worth remembering before exit…", style="dim"))
 
     def _after_first_draw(self) -> None:
         """Once the prompt is up: warm the SDK and rich in the background (not before),
