@@ -149,18 +149,25 @@ def bench_simple(name: str, argv: list[str], n: int, warmup: int, cwd: Path, env
     return summarize(name, " ".join(argv[1:]), runs)
 
 
+def _project(base: Path) -> tuple[Path, Path, Path]:
+    """A fresh project with a README (first-run conditions), and its config and HOME:
+    (the README, config, home)."""
+    project = base / "project"
+    project.mkdir(parents=True)
+    readme = project / "README.md"
+    readme.write_text(README)
+    config, home = prepare(base, project)
+    return readme, config, home
+
+
 def bench_print(agents_: list[Agent], n: int, warmup: int, tmp: Path) -> list[Figures]:
     """A two-turn print-mode session: the model Reads README.md, then says "done". With
     more than one agent they take turns, run by run, so both meet the same machine."""
     runs: dict[str, list[Run]] = {a.name: [] for a in agents_}
     for i in range(warmup + n):
         for agent in agents_:
-            base = tmp / f"print-{agent.name}-{i}"  # fresh each run: first-run conditions
-            project = base / "project"
-            project.mkdir(parents=True)
-            readme = project / "README.md"
-            readme.write_text(README)
-            config, home = prepare(base, project)
+            readme, config, home = _project(tmp / f"print-{agent.name}-{i}")
+            project = readme.parent
             with FakeAPI() as server:
                 serve(server, Reply([tool_use("Read", {"file_path": str(readme)})]), Reply([text("done")]))
                 env = env_for(server, config, home, as_anthropic=False)
@@ -205,12 +212,8 @@ def bench_exit(agents_: list[Agent], n: int, tmp: Path) -> dict[str, float]:
     gaps: dict[str, list[float]] = {a.name: [] for a in agents_}
     for i in range(n):
         for agent in agents_:
-            base = tmp / f"exit-{agent.name}-{i}"
-            project = base / "project"
-            project.mkdir(parents=True)
-            readme = project / "README.md"
-            readme.write_text(README)
-            config, home = prepare(base, project)
+            readme, config, home = _project(tmp / f"exit-{agent.name}-{i}")
+            project = readme.parent
             with FakeAPI() as server:
                 server.route(is_main, Reply([tool_use("Read", {"file_path": str(readme)})]),
                              Reply([text("done")]), name="main")
