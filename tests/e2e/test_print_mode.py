@@ -213,7 +213,7 @@ def test_system_prompt_claude_md_and_flags(project: Project) -> None:
     system = project.api.bodies[0]["system"]
     joined = "\n".join(b["text"] for b in system)
     assert "Always answer in haiku." in joined
-    assert system[-1]["text"] == "EXTRA-RULE"
+    assert system[-1]["text"].endswith("\n\nEXTRA-RULE")  # last, in the dynamic block
     assert str(project.root) in joined
     marks = [b for b in system if "cache_control" in b]
     assert len(marks) == 1
