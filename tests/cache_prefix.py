@@ -22,8 +22,15 @@ and each is recognised from the two requests alone (`EXCEPTIONS`, in the order t
                   TeamCreate or TeamDelete call of the new messages that succeeded
   branch          a resume from an earlier point: the conversation goes on from a
                   complete exchange (its last message an answer with no call pending)
-                  with another prompt, dropping what the earlier request had after it;
-                  or a resume repaired a call the killed session left unanswered
+                  with another prompt, dropping what the earlier request had after it
+
+The memory keeper's extraction is a fork of the conversation (its messages, then the
+keeper's directive): the fork's requests are a conversation of their own, whose first
+request has the system and tools of the conversation it forks.
+
+A compaction's summary request is the conversation with the instruction to summarise it
+added: it must extend the request before it like any other, but the next request goes
+on from that earlier one, not from the summary request (the instruction is not kept).
 
 `check` names every break with the exception that explains it (None: none does);
 `breaks` says why each unexplained one breaks, which is what a test asserts empty.
@@ -49,14 +56,26 @@ def _plain(value: Any) -> Any:
     return value
 
 
-def _key(request: Recorded) -> tuple[str, str, str] | None:
+Key = tuple[str, str, str, str]
+
+
+def _key(request: Recorded) -> Key | None:
     body, headers = request.body, request.headers
     tools = body.get("tools") or []
     if request.path != "/v1/messages" or not isinstance(body.get("messages"), list) \
             or all("type" in t for t in tools):
         return None  # a side request (none of our tools, a server tool at most)
     return (headers.get("x-claude-code-session-id", ""),
-            headers.get("x-claude-code-agent-id", ""), str(body.get("model")))
+            headers.get("x-claude-code-agent-id", ""), str(body.get("model")), _fork(body))
+
+
+def _fork(body: Body) -> str:
+    """The memory keeper's directive that makes this request a fork's (empty: none)."""
+    from cc.prompts import load_text
+
+    start = load_text("memory/extract.md").split(":", 1)[0]
+    return next((json.dumps(m) for m in body["messages"] if m.get("role") == "user"
+                 and any(t.startswith(start) for t in _texts(m.get("content")))), "")
 
 
 @dataclass(frozen=True)
@@ -136,6 +155,16 @@ def _tools(body: Body) -> dict[str, Body]:
     return {str(t.get("name")): t for t in body.get("tools") or []}
 
 
+def _summary_request(body: Body) -> bool:
+    """A compaction's summary request: the conversation with the instruction to summarise
+    it as the last text (`cc/prompts/compact/instruction.md`)."""
+    from cc.prompts import load_text
+
+    start = load_text("compact/instruction.md").split(":", 1)[0]
+    texts = _texts(body["messages"][-1].get("content")) if body["messages"] else []
+    return bool(texts) and texts[-1].startswith(start)
+
+
 # -- the named exceptions -----------------------------------------------------------
 
 
@@ -210,15 +239,10 @@ def _team_wiring(before: Body, after: Body, change: Change) -> bool:
 
 
 def _branch(before: Body, after: Body, change: Change) -> bool:
-    """A resume from an earlier point with another prompt, or one that repaired a call
-    the killed session left unanswered."""
-    from cc.session.lines import INTERRUPTED_TOOL_TEXT
-
+    """A resume from an earlier point with another prompt."""
     if change.system or change.tools or change.message is None:
         return False
     at, old, new = change.message, before["messages"], after["messages"]
-    if at < len(new) and _repaired(old[at], new[at], INTERRUPTED_TOOL_TEXT):
-        return new[at + 1:len(old)] == old[at + 1:]
     if at == 0 or at >= len(new) or new[at].get("role") != "user":
         return False
     fork = new[at - 1]  # the exchange the resume goes on from: an answer, no call pending
@@ -232,14 +256,6 @@ def _branch(before: Body, after: Body, change: Change) -> bool:
 def _typed(blocks: list[Body]) -> list[str]:
     """What a person typed: the text that is not a system reminder."""
     return [t for t in _texts(blocks) if not t.lstrip().startswith("<system-reminder>")]
-
-
-def _repaired(old: Body, new: Body, interrupted: str) -> bool:
-    """`new` answers with the interrupted-call text a result `old` had otherwise."""
-    a = {b.get("tool_use_id"): b for b in _blocks(old) if b.get("type") == "tool_result"}
-    b = {x.get("tool_use_id"): x for x in _blocks(new) if x.get("type") == "tool_result"}
-    return old.get("role") == "user" and any(
-        interrupted in "".join(_texts(b[i].get("content"))) and b[i] != a.get(i) for i in b)
 
 
 Recogniser = Callable[[Body, Body, Change], bool]
@@ -257,7 +273,7 @@ EXCEPTIONS: dict[str, Recogniser] = {
 def check(requests: list[Recorded]) -> list[Break]:
     """Every request that breaks the previous one's prefix, with the exception that
     explains it (None: none does)."""
-    last: dict[tuple[str, str, str], Body] = {}
+    last: dict[Key, Body] = {}
     found = []
     for index, request in enumerate(requests):
         key = _key(request)
@@ -265,7 +281,12 @@ def check(requests: list[Recorded]) -> list[Break]:
             continue
         body = _plain(request.body)
         before = last.get(key)
-        last[key] = body
+        if before is None and key[3] and key[:3] + ("",) in last:
+            # a fork's first request: the system and tools of the conversation it forks
+            parent = last[key[:3] + ("",)]
+            before = {**parent, "messages": body["messages"][:1]}
+        if not _summary_request(body):  # the conversation goes on from the request before
+            last[key] = body
         change = _change(before, body) if before is not None else None
         if before is None or change is None:
             continue

@@ -8,7 +8,6 @@ from typing import Any
 
 from cc.compact.micro import CLEARED_PREFIX
 from cc.prompts import load_text
-from cc.session.lines import INTERRUPTED_TOOL_TEXT
 from tests.cache_prefix import breaks, check
 from tests.fakeapi import Recorded
 
@@ -146,16 +145,39 @@ def test_a_resume_from_an_earlier_answer_branches() -> None:
     assert exceptions(pending, request([user("a"), call("Read", "t1"), user("f")])) == [None]
 
 
-def test_a_resume_that_answers_a_killed_call_branches() -> None:
-    before = request([user("a"), call("Bash", "t1"), result("t1", "partial")])
-    repaired = result("t1", INTERRUPTED_TOOL_TEXT, is_error=True)
-    after = request([user("a"), call("Bash", "t1"), repaired, said("ok"), user("b")])
-    assert exceptions(before, after) == ["branch"]
-
-
 def test_the_last_message_may_go_on_with_more_blocks_and_no_earlier_one() -> None:
     # a killed session's prompt never had an answer: the next prompt joins it
     assert breaks([request([user("first")]), request([user("first", "continue")])]) == []
     assert breaks([request([user("first"), said("a"), user("b")]),
                    request([user("first", "more"), said("a"), user("b", "c")])]) == [
         "request 1: message 0 of the request before changed"]
+
+
+def test_a_summary_request_extends_the_conversation_which_goes_on_without_it() -> None:
+    instruction = load_text("compact/instruction.md")
+    first = [user("a"), call("Read", "t1"), result("t1", "r")]
+    summary = {"role": "user", "content": [
+        {"type": "tool_result", "tool_use_id": "t2", "content": "s"},
+        {"type": "text", "text": instruction}]}
+    asked = request([*first, call("Read", "t2"), summary])
+    after = request([*first, call("Read", "t2"), result("t2", "s")])
+    assert breaks([request(first), asked, after]) == []
+    # a summary request that rewrote the conversation is caught all the same
+    assert breaks([request(first), request([user("A"), call("Read", "t2"), summary])]) == [
+        "request 1: message 0 of the request before changed"]
+
+
+def test_the_memory_keepers_fork_is_a_conversation_of_its_own_on_the_same_prefix() -> None:
+    directive = user(load_text("memory/extract.md").split("$", 1)[0])
+    main = [request([user("a")]), request([user("a"), said("b"), user("c")])]
+    fork = [request([user("a"), said("b"), directive]),
+            request([user("a"), said("b"), directive, call("Read", "t1"), result("t1", "r")])]
+    after = request([user("a"), said("b"), user("c"), said("d"), user("e")])
+    assert breaks([*main, *fork, after]) == []
+    # a fork must keep the system and tools of the conversation it forks
+    assert breaks([*main, request([user("a"), said("b"), directive], system="t")]) == [
+        "request 2: its system differs from the request before"]
+    # and its own requests extend each other
+    assert breaks([*main, fork[0], request([user("A"), said("b"), directive, said("x"),
+                                            user("y")])]) == [
+        "request 3: message 0 of the request before changed"]
