@@ -22,7 +22,8 @@ and each is recognised from the two requests alone (`EXCEPTIONS`, in the order t
                   TeamCreate or TeamDelete call of the new messages that succeeded
   branch          a resume from an earlier point: the conversation goes on from a
                   complete exchange (its last message an answer with no call pending)
-                  with another prompt, dropping what the earlier request had after it
+                  with another prompt, dropping what the earlier request had after it;
+                  or a rewind: the request before's messages up to a prompt, sent again
 
 The memory keeper's extraction is a fork of the conversation (its messages, then the
 keeper's directive): the fork's requests are a conversation of their own, whose first
@@ -239,10 +240,13 @@ def _team_wiring(before: Body, after: Body, change: Change) -> bool:
 
 
 def _branch(before: Body, after: Body, change: Change) -> bool:
-    """A resume from an earlier point with another prompt."""
+    """A resume from an earlier point with another prompt, or a rewind to an earlier
+    prompt (the messages are the request before's up to it)."""
     if change.system or change.tools or change.message is None:
         return False
     at, old, new = change.message, before["messages"], after["messages"]
+    if at >= len(new):  # a rewind: the earlier messages up to a prompt, sent again
+        return new[-1].get("role") == "user" and bool(_typed(_blocks(new[-1])))
     if at == 0 or at >= len(new) or new[at].get("role") != "user":
         return False
     fork = new[at - 1]  # the exchange the resume goes on from: an answer, no call pending

@@ -140,6 +140,12 @@ def test_a_resume_from_an_earlier_answer_branches() -> None:
     # the same prompt, its reminder changed: a rewrite, not a branch
     assert exceptions(before, request([user("a"), said("b"), user(
         "c", "<system-reminder>x</system-reminder>"), said("d"), user("e")])) == [None]
+    # rewound to before "c", the same prompt sent again
+    assert exceptions(before, request([user("a"), said("b"), user("c")])) == ["branch"]
+    # messages dropped back to a tool result is no rewind
+    rounds = request([user("a"), call("Read", "t1"), result("t1", "r"), said("d"), user("e")])
+    assert exceptions(rounds, request([user("a"), call("Read", "t1"), result("t1", "r")])) \
+        == [None]
     # going on from a call with no answer is no branch
     pending = request([user("a"), call("Read", "t1"), result("t1", "r"), said("d"), user("e")])
     assert exceptions(pending, request([user("a"), call("Read", "t1"), user("f")])) == [None]
