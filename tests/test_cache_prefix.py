@@ -4,13 +4,19 @@ that looks like it."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from cc.compact.micro import CLEARED_PREFIX
 from cc.prompts import load_text
 from tests.cache_prefix import breaks, check
 from tests.fakeapi import Recorded
 
+pytest_plugins = ["pytester"]
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
 TOOLS = [{"name": "Read", "input_schema": {}}, {"name": "ToolSearch", "input_schema": {}},
          {"name": "SendMessage", "description": "to agents", "input_schema": {}}]
 
@@ -187,3 +193,51 @@ def test_the_memory_keepers_fork_is_a_conversation_of_its_own_on_the_same_prefix
     assert breaks([*main, fork[0], request([user("A"), said("b"), directive, said("x"),
                                             user("y")])]) == [
         "request 3: message 0 of the request before changed"]
+
+
+INNER = '''
+import json
+import urllib.request
+
+import pytest
+
+
+def post(api, *texts):
+    body = {"model": "m", "max_tokens": 10, "tools": [{"name": "Read", "input_schema": {}}],
+            "messages": [{"role": "user" if i % 2 == 0 else "assistant", "content": t}
+                         for i, t in enumerate(texts)]}
+    request = urllib.request.Request(api.base_url + "/v1/messages", json.dumps(body).encode(),
+                                     {"content-type": "application/json"})
+    with urllib.request.urlopen(request) as answer:
+        answer.read()
+
+
+def test_extends(fake_api):
+    fake_api.script("one", "two")
+    post(fake_api, "a")
+    post(fake_api, "a", "one", "b")
+
+
+def test_rewrites(fake_api):
+    fake_api.script("one", "two")
+    post(fake_api, "a")
+    post(fake_api, "A", "one", "b")
+
+
+@pytest.mark.cache_prefix_exempt("it rewrites on purpose")
+def test_rewrites_exempt(fake_api):
+    fake_api.script("one", "two")
+    post(fake_api, "a")
+    post(fake_api, "A", "one", "b")
+'''
+
+
+def test_the_fixture_fails_a_test_whose_requests_break_the_prefix(
+        pytester: pytest.Pytester) -> None:
+    pytester.makeconftest(f"import sys\nsys.path.insert(0, {str(REPO_ROOT)!r})\n"
+                          "from tests.conftest import fake_api, pytest_configure  # noqa: F401")
+    pytester.makepyfile(test_inner=INNER)
+    run = pytester.runpytest_subprocess("-p", "no:cacheprovider", "-W", "error")
+    run.assert_outcomes(passed=3, errors=1)
+    run.stdout.fnmatch_lines(["*ERROR at teardown of test_rewrites *",
+                              "*request 1: message 0 of the request before changed*"])
