@@ -305,3 +305,10 @@ def breaks(requests: list[Recorded]) -> list[str]:
     exception, does (empty: none does)."""
     return [line for b in check(requests) if b.exception is None
             for line in b.change.describe(b.index)]
+
+
+def extends(before: Recorded, after: Recorded) -> list[str]:
+    """Why `after` does not read `before` whole from the cache (empty: it does): the same
+    system blocks and tools, and `before`'s messages first, cache breakpoints aside."""
+    change = _change(_plain(before.body), _plain(after.body))
+    return [] if change is None else [line.split(": ", 1)[1] for line in change.describe(0)]

@@ -11,7 +11,7 @@ import pytest
 
 from cc.compact.micro import CLEARED_PREFIX
 from cc.prompts import load_text
-from tests.cache_prefix import breaks, check
+from tests.cache_prefix import breaks, check, extends
 from tests.fakeapi import Recorded
 
 pytest_plugins = ["pytester"]
@@ -241,3 +241,10 @@ def test_the_fixture_fails_a_test_whose_requests_break_the_prefix(
     run.assert_outcomes(passed=3, errors=1)
     run.stdout.fnmatch_lines(["*ERROR at teardown of test_rewrites *",
                               "*request 1: message 0 of the request before changed*"])
+
+
+def test_extends_says_why_one_request_does_not_read_another_whole() -> None:
+    assert extends(request([user("a")]), request([user("a"), said("b"), user("c")])) == []
+    assert extends(request([user("a")]), request([user("A")], system="t")) == [
+        "its system differs from the request before",
+        "message 0 of the request before changed"]
