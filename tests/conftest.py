@@ -11,15 +11,35 @@ from typing import Any
 
 import pytest
 
+from tests.cache_prefix import breaks
 from tests.fakeapi import FakeAPI
 from tests.privileges import open_tmp  # noqa: F401 - a fixture for every test
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "cache_prefix_exempt(why): the test's requests follow no conversation rule "
+        "(e.g. deliberately garbled ones); fake_api does not check the prompt cache's prefix")
+
+
 @pytest.fixture
-def fake_api() -> Iterator[FakeAPI]:
-    """A started fake Anthropic API; tests call ``fake_api.assert_clean()`` themselves."""
+def fake_api(request: pytest.FixtureRequest) -> Iterator[FakeAPI]:
+    """A started fake Anthropic API; tests call ``fake_api.assert_clean()`` themselves.
+
+    At teardown every request it received is checked with the prompt cache's rule
+    (`tests.cache_prefix`): a conversation's request that does not extend the one before,
+    and is none of the named exceptions, fails the test, unless it is marked
+    ``@pytest.mark.cache_prefix_exempt("why")``."""
     with FakeAPI() as server:
         yield server
+    exempt = request.node.get_closest_marker("cache_prefix_exempt")
+    if exempt is not None:
+        assert exempt.args and str(exempt.args[0]).strip(), "cache_prefix_exempt needs a reason"
+        return
+    found = breaks(server.requests)
+    if found:
+        pytest.fail("the prompt cache's prefix broke (tests/cache_prefix.py):\n  "
+                    + "\n  ".join(found), pytrace=False)
 
 
 @dataclass

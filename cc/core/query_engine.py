@@ -280,11 +280,15 @@ class QueryEngine:
 
     async def ask(self, request: ModelRequest) -> AssistantMessage | None:
         """One request beside the conversation (a summary, a side question), with the
-        retry layer; what it costs is this agent's. None if it failed."""
+        retry layer; what it costs is this agent's, and it carries this agent's session
+        and id as its conversation's requests do. None if it failed."""
         from cc.core.retry import stream_with_retries
         from cc.errors import ModelCallError
         from cc.models.messages import AssistantMessage
 
+        request = dataclasses.replace(
+            request, headers=self._request_headers() | request.headers,
+            session_id=request.session_id or self.session_id)
         try:
             async for item in stream_with_retries(lambda: self.client.stream(request)):
                 if isinstance(item, AssistantMessage):

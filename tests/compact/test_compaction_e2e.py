@@ -168,6 +168,9 @@ def test_three_failed_summaries_trip_the_breaker(project: Project) -> None:
     assert run.json()["result"] == "done"
     # Each attempt: the summary request and the plain fallback; three attempts, then none.
     assert len(summary.requests) == 6
+    # each carries the session's header, as every request of the session does
+    session = api.requests[0].headers["x-claude-code-session-id"]
+    assert {r.headers.get("x-claude-code-session-id") for r in summary.requests} == {session}
     assert run.stderr.count("the summary request failed") == 3
     assert "too few" not in run.stderr  # the first request had too little: no attempt, no noise
     assert "compaction is off for the rest of the session" in run.stderr

@@ -1,11 +1,13 @@
 """Every request of a conversation extends the one before it (issue 25, item 5): the
-prompt cache's prefix is never rewritten by a turn, a tool round, a notice or a resume."""
+prompt cache's prefix is never rewritten by a turn, a tool round, a notice or a resume
+(the `fake_api` fixture checks every test's requests so; this one says it outright), and
+the json result carries the cache's figures, from which its hit rate is read."""
 
 from __future__ import annotations
 
 from tests.cache_prefix import breaks
 from tests.conftest import Project
-from tests.fakeapi import Reply, text, tool_use
+from tests.fakeapi import Reply, server_tool_use, text, tool_use, web_search_result
 
 
 def test_turns_tool_rounds_and_a_resume_extend_the_prefix(project: Project) -> None:
@@ -28,20 +30,43 @@ def test_turns_tool_rounds_and_a_resume_extend_the_prefix(project: Project) -> N
     project.api.assert_clean()
 
 
-def test_the_check_sees_a_rewritten_prefix() -> None:
-    from tests.fakeapi import Recorded
+def test_the_json_result_sums_the_cache_figures_of_every_request(project: Project) -> None:
+    # The main loop's requests, a side request (WebSearch's) and a sub-agent's, each with
+    # its own figures: the result's usage and modelUsage carry their sums, from which a
+    # script reads the cache's hit rate (Claude Code's fields; it sums only the main
+    # loop's requests into `usage`, every request into `modelUsage`).
+    figures = iter(range(1, 10))
 
-    def request(messages: list[dict], system: str = "s") -> Recorded:
-        return Recorded("/v1/messages", {"x-claude-code-session-id": "a"},
-                        {"model": "m", "tools": [{"name": "Read"}], "system": system,
-                         "messages": messages})
+    def usage() -> dict[str, int]:
+        n = next(figures)
+        return {"input_tokens": n, "output_tokens": 10 * n,
+                "cache_read_input_tokens": 1000 * n, "cache_creation_input_tokens": 100 * n}
 
-    one = {"role": "user", "content": [{"type": "text", "text": "hi",
-                                        "cache_control": {"type": "ephemeral"}}]}
-    two = {"role": "user", "content": [{"type": "text", "text": "hi"}]}
-    reply = {"role": "assistant", "content": "ok"}
-    assert breaks([request([one]), request([two, reply, two])]) == []  # breakpoints move
-    assert breaks([request([one]), request([reply, reply, two])]) == [
-        "request 1: message 0 of the request before changed"]
-    assert breaks([request([one]), request([two, reply, two], system="t")]) == [
-        "request 1: its system differs from the request before"]
+    call = server_tool_use("widgets")
+    project.api.route(lambda body: not any("input_schema" in t for t in body.get("tools") or []),
+                      Reply([call, web_search_result(call["id"]), text("Found.")],
+                            usage=usage()), name="side")
+    project.api.route("AGENT-TASK", Reply([text("Looked.")], usage=usage()))
+    project.api.script(
+        Reply([tool_use("WebSearch", {"query": "widgets"})], usage=usage()),
+        Reply([tool_use("Agent", {"description": "Look", "prompt": "AGENT-TASK: look"})],
+              usage=usage()),
+        Reply([text("Done.")], usage=usage()),
+    )
+    run = project.run("-p", "look things up", "--output-format", "json",
+                      "--allowedTools", "WebSearch,Agent")
+    assert run.returncode == 0, run.stderr
+    assert len(project.api.bodies) == 5 and project.api.turns_left == 0
+    record = run.json()
+    used = record["usage"]
+    assert (used["input_tokens"], used["cache_read_input_tokens"],
+            used["cache_creation_input_tokens"], used["output_tokens"]) == (15, 15000, 1500, 150)
+    [(model, by_model)] = record["modelUsage"].items()
+    assert model == project.api.bodies[0]["model"]
+    assert (by_model["inputTokens"], by_model["cacheReadInputTokens"],
+            by_model["cacheCreationInputTokens"]) == (15, 15000, 1500)
+    rate = used["cache_read_input_tokens"] / (
+        used["input_tokens"] + used["cache_read_input_tokens"]
+        + used["cache_creation_input_tokens"])
+    assert round(100 * rate) == 91
+    project.api.assert_clean()

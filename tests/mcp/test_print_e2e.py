@@ -157,6 +157,8 @@ def test_a_killed_server_is_restarted_and_answers_the_next_call(project: Project
     project.api.assert_clean()
 
 
+@pytest.mark.cache_prefix_exempt("the MCP server adds a tool mid-session (tools/list_changed); "
+                                  "with tool search off it joins the tool list in full")
 def test_a_new_tool_of_the_server_is_offered_after_it_says_so(project: Project) -> None:
     project.api.script(
         Reply([tool_use("mcp__demo__add_tool", {})]),
