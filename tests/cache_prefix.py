@@ -6,7 +6,8 @@ never written again.
 
 A conversation is the requests of one session and agent (`x-claude-code-session-id`,
 `x-claude-code-agent-id`) on one model with tools of ours (side requests have none, or a
-server tool only). Cache breakpoints move from request to request by design, so
+server tool only), sent by cc (a request of another client, such as the real Claude Code
+resuming a cc session in the cross-over tests, is not checked). Cache breakpoints move from request to request by design, so
 `cache_control` is left out of the comparison.
 
 A request that does not extend the one before is a break. Some breaks are the design,
@@ -66,6 +67,9 @@ def _key(request: Recorded) -> Key | None:
     if request.path != "/v1/messages" or not isinstance(body.get("messages"), list) \
             or all("type" in t for t in tools):
         return None  # a side request (none of our tools, a server tool at most)
+    agent = headers.get("user-agent", "cc/")
+    if not agent.startswith("cc/"):
+        return None  # another client's (Claude Code's own, in the cross-over tests)
     return (headers.get("x-claude-code-session-id", ""),
             headers.get("x-claude-code-agent-id", ""), str(body.get("model")), _fork(body))
 
