@@ -27,7 +27,8 @@ def test_prompt_streams_answer_and_shows_tool_line(setup: Setup) -> None:
     )
     term = setup.start()
     term.enter("what does calc.py do?")
-    screen = term.wait_for("Fixed soon.")
+    # the code block shows once the answer is printed whole, which may follow its last line
+    screen = term.wait_for("Fixed soon.", "return a + b")
     assert "> what does calc.py do?" in screen
     assert "● Let me look." in screen
     assert "● Read(calc.py)" in screen
