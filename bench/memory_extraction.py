@@ -274,7 +274,7 @@ async def session(base: Path, files: dict[str, str], script: list[Turn],
     from cc.app.session import Session, StartFacts
     from cc.cli_args import build_parser
     from cc.config.settings import Settings
-    from cc.core.client import Credentials
+    from cc.core.credentials import Credentials
     from cc.core.events import Terminal
 
     cwd, config, home = base / "project", base / "config", base / "home"

@@ -28,8 +28,9 @@ __all__ = ["main", "run"]
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from cc.app.session import Session
+    from cc.app.session import Session, StartFacts
     from cc.commands.context import Services
+    from cc.ui.repl.app import Opened
 
 #: Piped stdin is capped, as in Claude Code.
 MAX_STDIN_BYTES = 10 * 1024 * 1024
@@ -120,7 +121,7 @@ def _run_init_only(args: argparse.Namespace) -> int:
 
     async def run() -> int:
         try:
-            await _open(args, session)
+            _warn(await _open(args, session))
             for note in await session.start():
                 print(note, file=sys.stderr)
             await session.end("other")
@@ -153,7 +154,7 @@ def _run_print(args: argparse.Namespace) -> int:
         from cc.ui.print_mode import run_print, startup_failed
 
         try:
-            await _open(args, session)
+            _warn(await _open(args, session))
         except UsageError as exc:  # the session it continues is missing, or refused
             await session.close()
             return startup_failed(session, str(exc), args.output_format)
@@ -177,7 +178,7 @@ def _run_sdk(args: argparse.Namespace) -> int:
     async def run() -> int:
         from cc.ui.sdk.host import run_sdk
 
-        await _open(args, session)
+        _warn(await _open(args, session))
         return await run_sdk(session, asks_program=args.permission_prompt_tool == "stdio",
                              replay=args.replay_user_messages,
                              partial=args.include_partial_messages)
@@ -188,7 +189,7 @@ def _run_sdk(args: argparse.Namespace) -> int:
 def _run_interactive(args: argparse.Namespace) -> int:
     if not _trust_folder():
         return 1
-    session = _startup(args, interactive=True)
+    facts = _start_facts(args, interactive=True)
     import asyncio
 
     first = " ".join(args.prompt).strip() or None
@@ -199,13 +200,45 @@ def _run_interactive(args: argparse.Namespace) -> int:
 
         prefetch_sdk()
 
-    async def run() -> int:
-        from cc.ui.repl import run_repl
+    async def opening() -> Opened:
+        """The session, built while the prompt shows (its modules imported off the event
+        loop, so what the user types shows meanwhile)."""
+        from cc.app.session import Session
+        from cc.ui.repl.app import Opened
 
-        await _open(args, session)
-        return await run_repl(session, first, services=_repl_services(session))
+        await asyncio.to_thread(_import_session_modules)
+        session = Session(facts)
+        try:
+            notes = await _open(args, session)
+        except BaseException:  # (also the REPL closed before the session was open)
+            await session.close()
+            raise
+        return Opened(session, _repl_services(session), notes)
+
+    async def run() -> int:
+        from cc.ui.repl import Dialogs, Screen, run_repl
+
+        screen = Screen(facts, Dialogs(facts.cwd))
+        if _continues(args):  # the conversation it continues shows before the prompt
+            opened = await opening()  # (no such session: said before anything is drawn)
+            return await run_repl(screen, opened, first)
+        return await run_repl(screen, opening, first)
 
     return asyncio.run(run())
+
+
+def _continues(args: argparse.Namespace) -> bool:
+    return bool(args.continue_ or args.resume or args.resume_session_at)
+
+
+def _import_session_modules() -> None:
+    """What opening a session imports (`Session.open`, `_open`), imported ahead."""
+    import cc.agents.definitions  # noqa: F401
+    import cc.agents.send_message  # noqa: F401
+    import cc.agents.tool  # noqa: F401
+    import cc.app.factory  # noqa: F401
+    import cc.session.attach  # noqa: F401
+    import cc.ui.repl.app  # noqa: F401
 
 
 def _repl_services(session: Session) -> Services:
@@ -286,12 +319,19 @@ def _print_prompt(args: argparse.Namespace) -> str:
     )
 
 
-def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
+def _startup(args: argparse.Namespace) -> Session:
+    from cc.app.session import Session
+
+    return Session(_start_facts(args))
+
+
+def _start_facts(args: argparse.Namespace, *, interactive: bool = False) -> StartFacts:
+    """Folders, settings (their `env` applied), credentials and the resolved options."""
     from cc.app.options import resolve_options
-    from cc.app.session import Session, StartFacts
+    from cc.app.session import StartFacts
     from cc.config.paths import config_dir
     from cc.config.settings import SOURCES, load_settings
-    from cc.core.client import Credentials
+    from cc.core.credentials import Credentials
 
     cwd = Path.cwd()
     config = config_dir()
@@ -307,7 +347,7 @@ def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
     credentials = Credentials.from_env()
     helper = settings.get("apiKeyHelper")
     if not credentials.present and isinstance(helper, str) and helper.strip():
-        from cc.core.client import run_api_key_helper
+        from cc.core.credentials import run_api_key_helper
 
         key, problem = run_api_key_helper(helper)
         if problem:
@@ -320,12 +360,12 @@ def _startup(args: argparse.Namespace, *, interactive: bool = False) -> Session:
 
         # --json-schema is for print mode: the REPL's answers stay text.
         options = dataclasses.replace(options, interactive=True, json_schema=None)
-    return Session(StartFacts(cwd, config, settings, credentials, options))
+    return StartFacts(cwd, config, settings, credentials, options)
 
 
-async def _open(args: argparse.Namespace, session: Session) -> None:
+async def _open(args: argparse.Namespace, session: Session) -> list[str]:
     """The session's main agent, with the tools of the layers above the factory, then
-    the conversation it continues (or starts)."""
+    the conversation it continues (or starts); what it had to warn of."""
     from cc.agents.definitions import load_agents
     from cc.agents.send_message import SendMessageTool
     from cc.agents.tool import AgentTool
@@ -343,7 +383,7 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
 
         agent_tool.teammates = spawn_teammate
         extra.append(TeamCreateTool())
-    _warn(await session.open(extra))
+    notes = list(await session.open(extra))
     agent_tool.available = (session.tool_pool or session.engine.registry).names
     choice = SessionChoice(
         continue_latest=args.continue_,
@@ -360,10 +400,10 @@ async def _open(args: argparse.Namespace, session: Session) -> None:
         session.engine, choice, cwd=session.cwd, config=session.config_dir,
         cleanup_days=session.settings.get("cleanupPeriodDays"),
     )
-    _name_session(session)
+    return notes + _name_session(session)
 
 
-def _name_session(session: Session) -> None:
+def _name_session(session: Session) -> list[str]:
     """`--name`: the session's title from the start, as /rename would write it."""
     from cc.session.transcript import TranscriptWriter
 
@@ -372,7 +412,8 @@ def _name_session(session: Session) -> None:
         try:
             writer.record_title(session.options.name)
         except OSError as exc:
-            _warn([f"--name: the session's name could not be saved ({exc.strerror or exc})"])
+            return [f"--name: the session's name could not be saved ({exc.strerror or exc})"]
+    return []
 
 
 def _warn(warnings: Sequence[str]) -> None:

@@ -9,7 +9,7 @@ from cc.app.options import SessionOptions, resolve_options
 from cc.app.session import Session, StartFacts
 from cc.cli_args import build_parser
 from cc.config.settings import Settings
-from cc.core.client import Credentials
+from cc.core.credentials import Credentials
 
 
 def make_session(cwd: Path, config: Path, *, settings: Settings | None = None,

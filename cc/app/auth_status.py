@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from cc.core.client import Credentials
+    from cc.core.credentials import Credentials
 
 __all__ = ["HOW_TO_AUTHENTICATE", "AuthState", "auth_state", "session_state", "status_json",
            "status_text"]

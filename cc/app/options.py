@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 
 COORDINATOR_ENV = "CLAUDE_CODE_COORDINATOR_MODE"
+#: How many answers that do not conform end a turn, unless MAX_STRUCTURED_OUTPUT_RETRIES
+#: says otherwise.
+STRUCTURED_OUTPUT_RETRIES = 5
 #: What a coordinator keeps: it delegates, follows its workers and keeps the task list.
 COORDINATOR_TOOLS = ("Agent", "SendMessage", "TaskStop", "TaskCreate", "TaskGet", "TaskList",
                      "TaskUpdate")
@@ -297,13 +300,11 @@ def _json_schema(text: str | None) -> dict[str, Any] | None:
 def _structured_output_retries(env: Mapping[str, str]) -> int:
     """MAX_STRUCTURED_OUTPUT_RETRIES: answers that do not conform before the turn ends
     (0: the first ends it; anything but a whole number: 5)."""
-    from cc.core.structured_answer import DEFAULT_LIMIT
-
     try:
         value = int(env.get("MAX_STRUCTURED_OUTPUT_RETRIES", ""))
     except ValueError:
-        return DEFAULT_LIMIT
-    return value if value >= 0 else DEFAULT_LIMIT
+        return STRUCTURED_OUTPUT_RETRIES
+    return value if value >= 0 else STRUCTURED_OUTPUT_RETRIES
 
 
 def _cache_ttls(settings: Settings, env: Mapping[str, str],

@@ -29,7 +29,8 @@ from cc.config.env import simple_mode
 if TYPE_CHECKING:
     from cc.agents.extractor import ExtractionCoordinator
     from cc.config.settings import Settings
-    from cc.core.client import Credentials, ModelClient
+    from cc.core.client import ModelClient
+    from cc.core.credentials import Credentials
     from cc.core.events import Event
     from cc.core.query_engine import QueryEngine
     from cc.core.spec import AgentSpec

@@ -24,8 +24,6 @@ from cc.tools.base import ToolResult
 
 #: The loop's text asking for the call (cc/prompts/loop/).
 ASK_FOR_STRUCTURED_OUTPUT = "loop/ask_for_structured_output.md"
-#: How many answers that do not conform end a turn (MAX_STRUCTURED_OUTPUT_RETRIES).
-DEFAULT_LIMIT = 5
 
 
 def after_results(results: Sequence[ToolResult], state: QueryState, limit: int,

@@ -13,7 +13,8 @@ from rich.console import Console
 from cc.app.options import SessionOptions
 from cc.commands.context import CommandContext
 from cc.commands.registry import CommandRegistry, dispatch
-from cc.core.client import Credentials, ModelClient
+from cc.core.client import ModelClient
+from cc.core.credentials import Credentials
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
 from cc.permissions.gate import ModeGate

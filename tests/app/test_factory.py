@@ -11,7 +11,7 @@ from cc.app.options import COMMIT_TRAILER, resolve_options
 from cc.app.session import Session
 from cc.cli_args import build_parser
 from cc.config.settings import Settings
-from cc.core.client import Credentials
+from cc.core.credentials import Credentials
 from cc.errors import UsageError
 from cc.prompts.builder import PromptSection
 from tests.fakeapi import FakeAPI, Reply

@@ -18,7 +18,8 @@ from cc.commands.registry import (
     resolve_input,
 )
 from cc.config.settings import Settings, SettingsFile
-from cc.core.client import Credentials, ModelClient
+from cc.core.client import ModelClient
+from cc.core.credentials import Credentials
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine
 from cc.input.prepare import prepare_prompt

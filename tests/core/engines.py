@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from cc.core.client import Credentials, ModelClient
+from cc.core.client import ModelClient
+from cc.core.credentials import Credentials
 from cc.core.events import Event, Terminal
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine

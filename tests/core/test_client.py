@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from cc.core.client import Credentials, ModelClient, ModelRequest
+from cc.core.client import ModelClient, ModelRequest
+from cc.core.credentials import Credentials
 from cc.core.events import BlockComplete, TextDelta, ThinkingStarted
 from cc.errors import ModelCallError
 from cc.models.content_blocks import RedactedThinkingBlock, TextBlock, ThinkingBlock, ToolUseBlock

@@ -15,7 +15,7 @@ from rich.console import Console
 from cc.app.session import Session
 from cc.commands.context import CommandContext
 from cc.commands.registry import CommandRegistry, dispatch, resolve_input
-from cc.core.client import Credentials
+from cc.core.credentials import Credentials
 from cc.input.prepare import prompt_message
 from cc.mcp.prompts import PromptArgument, PromptCommand, bind_arguments
 from cc.models.content_blocks import ImageBlock, TextBlock

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from cc.app.session import Session
-from cc.core.client import Credentials
+from cc.core.credentials import Credentials
 from cc.session.paths import project_dir
 from tests.cache_prefix import extends
 from tests.conftest import Project

@@ -268,7 +268,8 @@ def test_bad_permission_shapes_warn(proj: Proj) -> None:
 
 
 def test_the_checker_owns_the_mode_and_tells_of_changes(proj: Proj) -> None:
-    from cc.core.client import Credentials, ModelClient
+    from cc.core.client import ModelClient
+    from cc.core.credentials import Credentials
     from cc.core.pipeline.executor import ToolExecutor
     from cc.core.query_engine import EngineConfig, QueryEngine
     from cc.tools.base import ToolContext

@@ -9,7 +9,7 @@ import pytest
 
 from cc.app.factory import AgentSpec
 from cc.app.factory import fork as fork_built
-from cc.core.client import Credentials
+from cc.core.credentials import Credentials
 from cc.core.events import ToolDone
 from cc.prompts.builder import PromptSection
 from tests.fakeapi import FakeAPI, Reply, text, tool_use

@@ -294,7 +294,9 @@ def test_completion_of_commands_and_paths(tmp_path: Path) -> None:
     (tmp_path / "src/calc.py").write_text("")
     (tmp_path / "node_modules").mkdir()
     (tmp_path / "node_modules/calc.js").write_text("")
-    completer = ReplCompleter(CommandRegistry.default(tmp_path, tmp_path / "cfg"), tmp_path)
+    commands = CommandRegistry.default(tmp_path, tmp_path / "cfg")
+    assert completions(ReplCompleter(lambda: None, tmp_path), "/co") == []  # still opening
+    completer = ReplCompleter(lambda: commands, tmp_path)
     assert completions(completer, "/co") == ["/compact", "/cost", "/config", "/context"]
     assert completions(completer, "/dep") == ["/deploy"]
     assert completions(completer, "/cost now") == []

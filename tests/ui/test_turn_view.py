@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from cc.core.client import Credentials, ModelClient
+from cc.core.client import ModelClient
+from cc.core.credentials import Credentials
 from cc.core.events import AgentInfo, RequestStart, SubagentEvent, TextDelta, ToolDone, ToolStart
 from cc.core.pipeline.executor import ToolExecutor
 from cc.core.query_engine import EngineConfig, QueryEngine

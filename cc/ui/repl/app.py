@@ -1,40 +1,38 @@
 """The interactive REPL: a prompt that stays up while turns run.
 
-One prompt_toolkit PromptSession runs for the whole session. Enter queues the input;
-a worker task takes inputs one at a time: `!` shell lines, slash commands, prompts.
-A turn runs as a task the worker awaits, so the prompt keeps accepting input (shown
-as queued) and Esc / Ctrl-C cancel the turn at once. When nothing is typed and news
-waits for the model (a teammate's letter, a background agent's end), the worker runs
-a turn for it by itself, as print mode does. Output is printed above the prompt; the
-live area (streaming text, running tools, spinner, the team's lines, dialogs) sits just
-above the input line. All logic below the UI lives in `cc.commands` / the engine.
+The screen (`cc.ui.repl.screen`) comes first: the banner and the prompt are drawn from
+start-up's facts, and the session is built once they show (`run_repl`'s `opening`),
+while the user can type. Then one prompt_toolkit PromptSession runs for the whole
+session. Enter queues the input; a worker task takes inputs one at a time: `!` shell
+lines, slash commands, prompts. A turn runs as a task the worker awaits, so the prompt
+keeps accepting input (shown as queued) and Esc / Ctrl-C cancel the turn at once. When
+nothing is typed and news waits for the model (a teammate's letter, a background agent's
+end), the worker runs a turn for it by itself, as print mode does. Output is printed
+above the prompt; the live area (streaming text, running tools, spinner, the team's
+lines, dialogs) sits just above the input line. All logic below the UI lives in
+`cc.commands` / the engine.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc import __version__
 from cc.cancelling import cancel_and_wait
 from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_await
 from cc.commands.registry import CommandRegistry, resolve_input
-from cc.ui.repl.dialogs import Dialogs, Pending
-from cc.ui.repl.live import Fragments, Live, live_fragments
 from cc.ui.repl.mcp_watch import McpWatch
-from cc.ui.repl.printer import Draw, Printer, color_enabled
-from cc.ui.repl.redraw import Throttle
+from cc.ui.repl.printer import Draw
+from cc.ui.repl.screen import Screen
 from cc.ui.repl.team_view import TeamWatch
 
 if TYPE_CHECKING:
-    from prompt_toolkit import PromptSession
-
     from cc.app.session import Session
     from cc.models.messages import UserMessage
     from cc.tools.agent_tasks import AgentTask
@@ -42,27 +40,86 @@ if TYPE_CHECKING:
     from cc.ui.status_line import StatusLine
 
 TICK_S = 0.1
-FLASH_S = 1.5
-_STYLE = {
-    "bottom-toolbar": "noreverse",
-    "prompt": "bold",
-    "dim": "#8a8a8a",
-    "spinner": "#d77757",
-    "warning": "#d7af00",
-    "mode": "#af87ff",
-    "plan": "#5fafaf",
-}
 
 
-async def run_repl(
-    session: Session,
-    first: str | None = None,
-    *,
-    services: Services | None = None,
-    dialogs: Dialogs | None = None,
-) -> int:
-    """Run the REPL until /exit, Ctrl-D or Ctrl-C twice; 0 on a normal exit."""
-    return await Repl(session, services, dialogs).run(first)
+@dataclass
+class Opened:
+    """A session ready for the REPL, with what its control plane lends the commands, and
+    what opening it had to say."""
+
+    session: Session
+    services: Services
+    notes: list[str] = field(default_factory=list)
+
+
+#: Builds the session once the prompt shows.
+Opening = Callable[[], Awaitable[Opened]]
+
+
+async def run_repl(screen: Screen, session: Opened | Opening, first: str | None = None) -> int:
+    """Run the REPL on `screen` until /exit, Ctrl-D or Ctrl-C twice; 0 on a normal exit.
+    `session` is open already (a resumed conversation, shown before the prompt) or opens
+    once the prompt shows."""
+    screen.print_header()
+    if isinstance(session, Opened) and session.session.engine.messages:
+        from cc.ui.repl.replay import render_conversation
+
+        messages, cwd = list(session.session.engine.messages), screen.cwd
+        await screen.printer.print(lambda c: render_conversation(c, messages, cwd))
+    prompt = screen.make_session()
+    if first and first.strip():
+        screen.live.queued.append(first)
+    start = _Start(screen, session, first)
+    worker = asyncio.create_task(start.run())
+    try:
+        with contextlib.suppress(EOFError, KeyboardInterrupt):
+            await prompt.prompt_async()
+    finally:
+        screen.exiting = True
+        await start.close(worker)
+    return start.status
+
+
+class _Start:
+    """From the first draw to the REPL: the session opens, then the REPL runs it."""
+
+    def __init__(self, screen: Screen, session: Opened | Opening, first: str | None) -> None:
+        self.screen, self.session, self.first = screen, session, first
+        self.repl: Repl | None = None
+        self.status = 0
+
+    async def run(self) -> None:
+        await self.screen.drawn()
+        try:
+            opened = self.session if isinstance(self.session, Opened) else await self.session()
+        except Exception as exc:  # noqa: BLE001 - shown, then the REPL ends
+            await self._failed(exc)
+            return
+        repl = self.repl = Repl(self.screen, opened.session, opened.services)
+        self.screen.attach(repl)
+        if self.first and self.first.strip():
+            from cc.session.history import append_history
+
+            append_history(opened.session.config_dir, self.first, self.screen.cwd,
+                           repl.session_id())
+        await repl.work(opened.notes)
+
+    async def _failed(self, exc: Exception) -> None:
+        from cc.errors import UsageError
+        from cc.ui.render import render_error
+
+        message = f"Error: {exc}" if isinstance(exc, UsageError) else (
+            f"The session could not start: {type(exc).__name__}: {exc}")
+        await self.screen.printer.print(lambda c: render_error(c, message))
+        self.status = 1
+        self.screen.request_exit()
+
+    async def close(self, worker: asyncio.Task[None]) -> None:
+        await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
+        if self.repl is not None:
+            await self.repl.close()
+        elif isinstance(self.session, Opened):
+            await self.session.session.close()
 
 
 def _warm_imports() -> None:
@@ -80,29 +137,23 @@ def _warm_imports() -> None:
 
 
 class Repl:
-    def __init__(
-        self,
-        runtime: Session,
-        services: Services | None,
-        dialogs: Dialogs | None,
-    ) -> None:
+    """The session at the terminal: what the keys, the worker and the footer ask of it.
+    Built whole once the session is open; the screen was up before."""
+
+    def __init__(self, screen: Screen, runtime: Session, services: Services) -> None:
+        self.screen = screen
         self.engine, self.runtime = runtime.engine, runtime
         self.cwd: Path = runtime.cwd
-        self.services = services or Services()
-        self.dialogs = dialogs or Dialogs(runtime.cwd)
+        self.services = services
+        self.dialogs, self.live, self.printer = screen.dialogs, screen.live, screen.printer
         self.dialogs.on_change = self._dialogs_changed
         self.dialogs.on_accept_edits = lambda: self.set_mode("acceptEdits")
         hooks = self.engine.hooks
         if hooks is not None:
             self.dialogs.on_permission_prompt = lambda r: hooks.permission_prompt(r.tool_name)
-        self.live = Live(on_change=self.invalidate)
-        self.printer = Printer()
         self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir,
                                                 prompts=runtime.mcp)
-        self.session: PromptSession[Any] | None = None
         self.busy = False
-        self.exiting = False
-        self.last_ctrl_c = 0.0
         self.started = time.monotonic()
         self.gate = getattr(runtime, "permissions", None)  # the permission checker, if any
         if not self.engine.channel.present:
@@ -118,9 +169,6 @@ class Repl:
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._view: TurnView | None = None
-        self._flash: tuple[str, float] | None = None
-        self._redraw: Throttle | None = None
-        self._dialog_cache: tuple[tuple[Any, ...], str] | None = None
         self._warned = 0
         #: Lines printed from background work (kept until printed).
         self._background: set[asyncio.Future[None]] = set()
@@ -133,6 +181,13 @@ class Repl:
         if agents is not None:
             agents.watchers.append(self._agents_changed)
         self.status_line, self._status_problem = self._status_line()
+
+    @property
+    def exiting(self) -> bool:
+        return self.screen.exiting
+
+    def session_id(self) -> str:
+        return self.engine.session_id
 
     def _status_line(self) -> tuple[StatusLine | None, str | None]:
         """Settings `statusLine`, when set: its command's line shows under the prompt."""
@@ -196,37 +251,25 @@ class Repl:
 
     # --- the session --------------------------------------------------------------
 
-    async def run(self, first: str | None) -> int:
-        self._print_header()
-        if self.engine.messages:  # a resumed conversation: show what came before
-            from cc.ui.repl.replay import render_conversation
+    async def work(self, notes: list[str]) -> None:
+        """The worker: once the background work is started and the session's opening
+        notes shown, one input (or news) at a time until the REPL exits."""
+        self._warm_up()
+        await self._notes([f"Warning: {note}" for note in notes])
+        await self._worker()
 
-            messages = list(self.engine.messages)
-            await self.printer.print(lambda c: render_conversation(c, messages, self.cwd))
-        self.session = self._make_session()
-        if first and first.strip():
-            from cc.session.history import append_history
-
-            append_history(self.runtime.config_dir, first, self.cwd, self.engine.session_id)
-            self.submit(first)
-        worker = asyncio.create_task(self._worker())
+    async def close(self) -> None:
+        """The session's end, once the prompt is gone."""
         try:
-            with contextlib.suppress(EOFError, KeyboardInterrupt):
-                await self.session.prompt_async(pre_run=self._after_first_draw)
-        finally:
-            self.exiting = True
-            try:
-                await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
-                if self.status_line is not None:
-                    await self.status_line.close()
-                await self._look_back()
-                await self.runtime.end("prompt_input_exit", look_back=True)
-                await self._new_warnings()
-                if self.services.on_exit is not None:
-                    await maybe_await(self.services.on_exit())
-            finally:  # (also when Ctrl-C cuts the last look for memories short)
-                await self.runtime.close()
-        return 0
+            if self.status_line is not None:
+                await self.status_line.close()
+            await self._look_back()
+            await self.runtime.end("prompt_input_exit", look_back=True)
+            await self._new_warnings()
+            if self.services.on_exit is not None:
+                await maybe_await(self.services.on_exit())
+        finally:  # (also when Ctrl-C cuts the last look for memories short)
+            await self.runtime.close()
 
     async def _look_back(self) -> None:
         """Say so when the session's end waits for a last look for memories."""
@@ -237,85 +280,22 @@ class Repl:
             await self.printer.print(lambda c: render_notice(
                 c, "Looking for anything worth remembering before exit…", style="dim"))
 
-    def _after_first_draw(self) -> None:
-        """Once the prompt is up: warm the SDK and rich in the background (not before),
-        and connect the MCP servers."""
+    def _warm_up(self) -> None:
+        """With the prompt up and the session open: import the SDK and rich in the
+        background, and connect the MCP servers."""
+        from cc.core.client import prefetch_sdk
 
-        def warm() -> None:
-            from cc.core.client import prefetch_sdk
-
-            prefetch_sdk()
-            self.mcp.start()
-            if self.status_line is not None:
-                self.status_line.refresh()
-            threading.Thread(target=_warm_imports, name="warm-rich", daemon=True).start()
-
-        asyncio.get_running_loop().call_later(0.05, warm)
-
-    def _print_header(self) -> None:
-        sys.stdout.write(self._header(None))
-        sys.stdout.flush()
-
-    def _header(self, width: int | None) -> str:
-        import shutil
-
-        from cc.ui.repl.header import header_text
-
-        creds = self.runtime.credentials
-        has_key = bool(creds.api_key or creds.auth_token)
-        width = width or shutil.get_terminal_size().columns
-        model, color = self.engine.model, color_enabled()
-        return header_text(__version__, model, self.cwd, has_key, width, color)
-
-    def _make_session(self) -> PromptSession[Any]:
-        from prompt_toolkit.styles import Style
-
-        from cc.commands.vim import editor_mode
-        from cc.ui.repl.completion import ReplCompleter, ReplSession
-        from cc.ui.repl.keys import build_key_bindings, register_newline_sequences
-        from cc.ui.repl.prompt_history import ProjectHistory
-
-        register_newline_sequences()
-        session: PromptSession[Any] = ReplSession(
-            vi_mode=editor_mode(self.runtime.config_dir, self.runtime.settings) == "vim",
-            message=self._message,
-            history=ProjectHistory(self.runtime.config_dir, self.cwd, self._session_id),
-            completer=ReplCompleter(
-                self.commands, self.cwd,
-                respect_gitignore=self.runtime.settings.get("respectGitignore") is not False),
-            complete_while_typing=True,
-            complete_in_thread=True,  # walking the tree for @paths must not stall typing
-            key_bindings=build_key_bindings(self),
-            bottom_toolbar=self._footer,
-            prompt_continuation="  ",
-            style=Style.from_dict(_STYLE),
-            include_default_pygments_style=False,
-            erase_when_done=True,
-        )
-        session.app.ttimeoutlen = 0.1  # a lone Esc is an Esc after 0.1 s
-        session.app.timeoutlen = 0.5
-        return session
-
-    def _session_id(self) -> str:
-        return self.engine.session_id
+        prefetch_sdk()
+        self.mcp.start()
+        if self.status_line is not None:
+            self.status_line.refresh()
+        threading.Thread(target=_warm_imports, name="warm-rich", daemon=True).start()
 
     def invalidate(self) -> None:
-        """Redraw for a change of the session's: at most every INTERVAL_S (see
-        cc.ui.repl.redraw); keys redraw through prompt_toolkit at once."""
-        if self.session is None or not self.session.app.is_running:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # another thread: prompt_toolkit's own call is thread-safe
-            self.session.app.invalidate()
-            return
-        if self._redraw is None:
-            self._redraw = Throttle(self._redraw_now, loop.time, loop.call_later)
-        self._redraw()
+        self.screen.invalidate()
 
-    def _redraw_now(self) -> None:
-        if self.session is not None and self.session.app.is_running:
-            self.session.app.invalidate()
+    def flash(self, text: str) -> None:
+        self.screen.flash(text)
 
     def _dialogs_changed(self) -> None:
         """The spinner waits while a dialog waits for the user, and goes on after."""
@@ -326,11 +306,6 @@ class Repl:
             self._wakeup.set()  # news held back by the dialog may go now
         self.invalidate()
 
-    def flash(self, text: str) -> None:
-        self._flash = (text, time.monotonic() + FLASH_S)
-        self.invalidate()
-        asyncio.get_running_loop().call_later(FLASH_S + 0.05, self.invalidate)
-
     # --- what the key bindings call ------------------------------------------------
 
     def submit(self, text: str) -> None:
@@ -338,23 +313,10 @@ class Repl:
         self._wakeup.set()
         self.invalidate()
 
-    def prefill(self, text: str) -> None:
-        """Put `text` in the input box to edit and send (unless something is typed)."""
-        if self.session is not None and not self.session.default_buffer.text:
-            buf = self.session.default_buffer
-            buf.text = text
-            buf.cursor_position = len(text)
-        self.invalidate()
-
     def interrupt(self) -> None:
         if self._task is not None and not self._task.done():
             self._task.cancel()
-        if self.live.queued and self.session is not None:  # back into the input, to edit
-            buf = self.session.default_buffer
-            buf.text = "\n".join([*self.live.queued, buf.text]).strip("\n")
-            buf.cursor_position = len(buf.text)
-            self.live.queued.clear()
-        self.invalidate()
+        self.screen.take_back_queued()
 
     def refuse(self) -> None:
         """Esc on a permission dialog: No, and the turn stops there, back at the prompt so
@@ -366,9 +328,7 @@ class Repl:
         self.interrupt()
 
     def request_exit(self) -> None:
-        self.exiting = True
-        if self.session is not None and self.session.app.is_running:
-            self.session.app.exit()
+        self.screen.request_exit()
 
     def cycle_mode(self) -> None:
         cycle = list(MODE_CYCLE)
@@ -395,72 +355,6 @@ class Repl:
         gate = self.gate if self.gate is not None else self.engine.executor.permissions
         if hasattr(gate, "mode"):
             gate.mode = mode
-
-    # --- drawing -------------------------------------------------------------------
-
-    def _message(self) -> Fragments:
-        from prompt_toolkit.application import get_app
-
-        size = get_app().output.get_size()
-        frags = live_fragments(self.live, size.columns, max(6, size.rows - 8))
-        pending = self.dialogs.current
-        if pending is not None:
-            frags += self._dialog_fragments(pending, size.columns)
-        frags.append(("class:prompt", "> "))
-        return frags
-
-    def _dialog_fragments(self, p: Pending, width: int) -> Fragments:
-        from prompt_toolkit.formatted_text import ANSI, to_formatted_text
-
-        key = (id(p), id(p.hunks), p.selected, p.typing_feedback, tuple(sorted(p.checked)),
-               width)
-        if self._dialog_cache is None or self._dialog_cache[0] != key:
-            from cc.ui.render import choice_dialog, permission_dialog
-            from cc.ui.render_plan import plan_dialog, question_dialog
-
-            if p.kind == "question" and p.question is not None:
-                panel = question_dialog(p.question, p.options, p.selected, p.checked,
-                                        p.typing_feedback)
-            elif p.kind == "plan":
-                panel = plan_dialog(p.plan or "", p.plan_path or "", p.options, p.selected)
-            elif p.kind == "servers":
-                from cc.ui.render_mcp import servers_dialog
-
-                panel = servers_dialog(p.servers, p.title, p.options, p.selected, p.checked)
-            elif p.request is not None:
-                feedback = "" if p.typing_feedback else None
-                panel = permission_dialog(p.request, self.cwd, p.selected, p.hunks, feedback)
-            else:
-                panel = choice_dialog(p.title, p.options, p.selected)
-            self._dialog_cache = (key, self.printer.to_ansi(panel, width))
-        return list(to_formatted_text(ANSI(self._dialog_cache[1])))  # type: ignore[arg-type]
-
-    def _footer(self) -> Fragments:
-        frags = self._status_fragments()
-        return [*frags, *self._mode_line()]
-
-    def _status_fragments(self) -> Fragments:
-        line = self.status_line
-        if line is None or not line.text:
-            return []
-        from prompt_toolkit.formatted_text import ANSI, to_formatted_text
-
-        pad = " " * (2 + line.config.padding)
-        shown = to_formatted_text(ANSI(line.text))
-        return [("", pad), *shown, ("", "\n")]  # type: ignore[list-item]
-
-    def _mode_line(self) -> Fragments:
-        if self._flash is not None and time.monotonic() < self._flash[1]:
-            return [("class:dim", "  " + self._flash[0])]
-        labels = {
-            "acceptEdits": ("class:mode", "  ⏵⏵ accept edits on (shift+tab to cycle)"),
-            "plan": ("class:plan", "  ⏸ plan mode on (shift+tab to cycle)"),
-            "bypassPermissions": ("class:warning",
-                                  "  ⏵⏵ bypass permissions on (shift+tab to cycle)"),
-        }
-        default = ("class:dim", "  /help for commands · ! for shell · @ for files · "
-                   "shift+tab to cycle modes")
-        return [labels.get(self.mode, default)]
 
     # --- the worker ----------------------------------------------------------------
 
@@ -570,10 +464,10 @@ class Repl:
         result = await resolve_input(text, ctx)
         if result.clear_screen:  # a fresh screen for a fresh conversation, header on top
             await self.printer.clear()
-            await self.printer.write(self._header(self.printer.width()))
+            await self.printer.write(self.screen.header(self.engine.model, self.printer.width()))
         await self._flush(ctx)
         if result.prefill is not None:
-            self.prefill(result.prefill)
+            self.screen.prefill(result.prefill)
         if result.exit:
             self.request_exit()
         elif result.submit is not None:
@@ -614,14 +508,8 @@ class Repl:
             render_conversation(ctx.console, messages, self.cwd)
 
         ctx.choose, ctx.edit_file, ctx.replay = choose, edit_file, replay
-        ctx.set_editing_mode = self._set_editing_mode
+        ctx.set_editing_mode = self.screen.set_editing_mode
         return ctx
-
-    def _set_editing_mode(self, mode: str) -> None:
-        from prompt_toolkit.enums import EditingMode
-
-        if self.session is not None:
-            self.session.editing_mode = EditingMode.VI if mode == "vim" else EditingMode.EMACS
 
     async def _flush(self, ctx: CommandContext) -> None:
         text = ctx.console.file.getvalue()  # type: ignore[attr-defined]

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from prompt_toolkit import PromptSession
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 
-from cc.commands.registry import CommandRegistry
-from cc.input.mentions import project_files
+if TYPE_CHECKING:
+    from cc.commands.registry import CommandRegistry
 
 _AT = re.compile(r'(?<!\S)@([^\s"]*)$')
 MAX_FILES = 30
@@ -42,8 +42,9 @@ class ReplSession(PromptSession[Any]):
 
 
 class ReplCompleter(Completer):
-    def __init__(self, commands: CommandRegistry, cwd: Path, *,
+    def __init__(self, commands: Callable[[], CommandRegistry | None], cwd: Path, *,
                  respect_gitignore: bool = True) -> None:
+        #: The session's commands (None while it opens: no command completes yet).
         self.commands = commands
         self.cwd = cwd
         #: Settings `respectGitignore`: @-completion leaves out what .gitignore ignores.
@@ -63,7 +64,10 @@ class ReplCompleter(Completer):
             yield from self._paths(match.group(1))
 
     def _commands(self, prefix: str) -> Iterable[Completion]:
-        for entry in self.commands.entries():
+        commands = self.commands()
+        if commands is None:
+            return
+        for entry in commands.entries():
             if entry.name.startswith(prefix):
                 yield Completion(
                     "/" + entry.name,
@@ -75,6 +79,8 @@ class ReplCompleter(Completer):
     def files(self) -> list[str]:
         now = time.monotonic()
         if self._files_at is None or now - self._files_at > FILES_TTL_S:
+            from cc.input.mentions import project_files
+
             self._files, self._files_at = project_files(
                 self.cwd, respect_gitignore=self.respect_gitignore), now
         return self._files

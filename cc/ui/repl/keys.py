@@ -22,7 +22,7 @@ from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.keys import Keys
 
 if TYPE_CHECKING:
-    from cc.ui.repl.app import Repl
+    from cc.ui.repl.screen import Screen
 
 DOUBLE_PRESS_S = 1.0
 #: Sequences terminals send for Shift+Enter / Alt+Enter, read as Ctrl+J (a new line).
@@ -34,14 +34,14 @@ def register_newline_sequences() -> None:
         ANSI_SEQUENCES.setdefault(seq, Keys.ControlJ)
 
 
-def build_key_bindings(repl: Repl) -> KeyBindings:
+def build_key_bindings(screen: Screen) -> KeyBindings:
     kb = KeyBindings()
-    dialogs = repl.dialogs
+    dialogs = screen.dialogs
     in_dialog = Condition(lambda: dialogs.current is not None)
     choosing = Condition(
         lambda: dialogs.current is not None and not dialogs.current.typing_feedback
     )
-    busy = Condition(lambda: repl.busy)
+    busy = Condition(lambda: screen.busy)
 
     def start_feedback(event: KeyPressEvent) -> None:
         pending = dialogs.current
@@ -79,7 +79,7 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
             return
         buf.append_to_history()
         buf.reset()
-        repl.submit(text)
+        screen.submit(text)
 
     @kb.add("c-j")
     @kb.add("escape", "enter")
@@ -105,35 +105,35 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
             buf.reset()
             buf.insert_text(text)
             pending.typing_feedback = False
-        repl.refuse()
+        screen.refuse()
 
     @kb.add("escape", filter=(in_dialog | busy) & ~is_searching, eager=True)
     def _escape(event: KeyPressEvent) -> None:
         if dialogs.current is not None:
             stop_at_dialog(event)
         else:
-            repl.interrupt()
+            screen.interrupt()
 
     empty = Condition(lambda: not get_app().current_buffer.text)
 
     @kb.add("escape", "escape", filter=~in_dialog & ~busy & empty & ~is_searching)
     def _rewind(event: KeyPressEvent) -> None:
-        repl.submit("/rewind")
+        screen.submit("/rewind")
 
     @kb.add("c-c", filter=~is_searching, eager=True)
     def _ctrl_c(event: KeyPressEvent) -> None:
         now = time.monotonic()
-        double, repl.last_ctrl_c = now - repl.last_ctrl_c < DOUBLE_PRESS_S, now
+        double, screen.last_ctrl_c = now - screen.last_ctrl_c < DOUBLE_PRESS_S, now
         if double:
-            repl.request_exit()
+            screen.request_exit()
             return
         if dialogs.current is not None:
             stop_at_dialog(event)
-        elif repl.busy:
-            repl.interrupt()
+        elif screen.busy:
+            screen.interrupt()
         elif event.current_buffer.text:
             event.current_buffer.reset()
-        repl.flash("Press Ctrl-C again to exit")
+        screen.flash("Press Ctrl-C again to exit")
 
     @kb.add("c-d", filter=~is_searching)
     def _ctrl_d(event: KeyPressEvent) -> None:
@@ -141,11 +141,11 @@ def build_key_bindings(repl: Repl) -> KeyBindings:
         if buf.text:
             buf.delete(1)
         elif dialogs.current is None:
-            repl.request_exit()
+            screen.request_exit()
 
     @kb.add("s-tab")
     def _cycle_mode(event: KeyPressEvent) -> None:
-        repl.cycle_mode()
+        screen.cycle_mode()
 
     @kb.add("up", filter=choosing)
     def _up(event: KeyPressEvent) -> None:
