@@ -234,10 +234,30 @@ def _continues(args: argparse.Namespace) -> bool:
 def _import_session_modules() -> None:
     """What opening a session imports (`Session.open`, `_open`), imported ahead."""
     import cc.agents.definitions  # noqa: F401
+    import cc.agents.extractor  # noqa: F401
     import cc.agents.send_message  # noqa: F401
     import cc.agents.tool  # noqa: F401
     import cc.app.factory  # noqa: F401
+    import cc.compact.auto  # noqa: F401
+    import cc.compact.compactor  # noqa: F401
+    import cc.core.query_engine  # noqa: F401
+    import cc.hooks.runner  # noqa: F401
+    import cc.input.skills  # noqa: F401
+    import cc.mcp.config  # noqa: F401
+    import cc.memory.auto_memory  # noqa: F401
+    import cc.memory.claude_md  # noqa: F401
+    import cc.permissions.checker  # noqa: F401
+    import cc.prompts.builder  # noqa: F401
+    import cc.prompts.output_styles  # noqa: F401
     import cc.session.attach  # noqa: F401
+    import cc.session.entry  # noqa: F401
+    import cc.session.file_history.store  # noqa: F401
+    import cc.session.file_history.wiring  # noqa: F401
+    import cc.tasks.store  # noqa: F401
+    import cc.tools.agent_tasks  # noqa: F401
+    import cc.tools.catalog  # noqa: F401
+    import cc.tools.registry  # noqa: F401
+    import cc.tools.shell.session  # noqa: F401
     import cc.ui.repl.app  # noqa: F401
 
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from cc.core.accumulate import Accumulated
 from cc.core.controls import CONTEXT_1M_BETA, TOOL_SEARCH_BETA, RequestControls
 from cc.core.credentials import Credentials
 from cc.core.dialect import FULL, PLAIN, Dialect, dialect_for, refuses_extensions
@@ -322,7 +323,9 @@ class ModelClient:
 
         errors = sdk.load()
         client = self._client()
-        async with client.messages.stream(**self._params(request, dialect)) as stream:
+        message = Accumulated()
+        stream = await client.messages.create(**self._params(request, dialect), stream=True)
+        async with stream:
             open_blocks: set[int] = set()
             ended = False
             #: A finished tool_use, announced once the model has moved past it.
@@ -331,9 +334,10 @@ class ModelClient:
                 async for event in stream:
                     if event.type in _RAW_EVENTS:
                         yield StreamEvent(functools.partial(_raw_event, event))
-                    if event.type == "text":
-                        if event.text:
-                            yield TextDelta(event.text)
+                    ended_block = message.add(event)
+                    if event.type == "content_block_delta":
+                        if event.delta.type == "text_delta" and event.delta.text:
+                            yield TextDelta(event.delta.text)
                     elif event.type == "content_block_start":
                         if call is not None:
                             yield call
@@ -341,9 +345,9 @@ class ModelClient:
                         open_blocks.add(event.index)
                         if event.content_block.type in ("thinking", "redacted_thinking"):
                             yield ThinkingStarted()
-                    elif event.type == "content_block_stop":
+                    elif ended_block is not None:
                         open_blocks.discard(event.index)
-                        done = BlockComplete(event.index, parse_block(event.content_block))
+                        done = BlockComplete(event.index, parse_block(dict(ended_block)))
                         if isinstance(done.block, ToolUseBlock):
                             call = done
                         else:
@@ -365,8 +369,13 @@ class ModelClient:
                 raise StreamBrokenError(
                     f"the response stream ended before {missing}", endpoint=self.endpoint
                 )
-            final = await stream.get_final_message()
-        yield _assistant(final)
+        yield AssistantMessage(
+            content=[parse_block(b) for b in message.content()],
+            message_id=message.message_id,
+            model=message.model,
+            stop_reason=message.stop_reason,
+            usage=message.usage,
+        )
 
     async def _whole(
         self, request: ModelRequest, dialect: Dialect
@@ -413,16 +422,9 @@ def _assistant(final: Any) -> AssistantMessage:
     )
 
 
-#: What the SDK's stream attaches to an API event: its accumulated state, not the event.
-_SDK_ADDED = {"content_block_stop": "content_block", "message_stop": "message"}
-
-
 def _raw_event(event: Any) -> dict[str, Any]:
     """The event as the API sent it (an unknown block inside must not raise a warning)."""
     raw: dict[str, Any] = event.to_dict(warnings=False)
-    added = _SDK_ADDED.get(raw.get("type", ""))
-    if added:
-        raw.pop(added, None)
     return raw
 
 

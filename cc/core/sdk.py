@@ -168,16 +168,19 @@ _CANNED: tuple[dict[str, Any], ...] = (
 
 
 def warm(loaded: SDK) -> None:
-    """Play one canned streamed answer through the SDK's own stream helpers, offline (an
-    httpx transport answers; nothing leaves the process). The SDK builds the validators of
-    its message and event types on first use (pydantic's deferred build): about half a
-    second of CPU that would otherwise fall on the first request. Call it from a thread
+    """Play one canned streamed answer through the SDK, offline (an httpx transport
+    answers; nothing leaves the process), and read it as the client does. The SDK builds
+    the validators of its event types on first use (pydantic's deferred build), CPU that
+    would otherwise fall on the first request. Serializers cc needs only sometimes (a
+    whole event's, for stream-json's partial messages) are left to their first use. Call it from a thread
     with no event loop of its own, before the first request; errors are dropped (the first
     request then does the work itself)."""
     import asyncio
     import json
 
     import httpx
+
+    from cc.core.accumulate import Accumulated
 
     body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in _CANNED).encode()
 
@@ -189,12 +192,14 @@ def warm(loaded: SDK) -> None:
         client = loaded.AsyncAnthropic(api_key="warm-up", base_url="http://warm-up.invalid",
                                        http_client=http, max_retries=0)
         try:
-            async with client.messages.stream(
+            stream = await client.messages.create(
                 model="warm-up", max_tokens=1, messages=[{"role": "user", "content": "."}],
-            ) as stream:
+                stream=True,
+            )
+            message = Accumulated()
+            async with stream:
                 async for event in stream:
-                    event.to_dict(warnings=False)  # the serializer, built on first use too
-                (await stream.get_final_message()).to_dict(warnings=False)
+                    message.add(event)  # what the client makes of them
         finally:
             await client.close()
 

@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any
 
 from cc.cancelling import cancel_and_wait
 from cc.commands.context import MODE_CYCLE, CommandContext, Services, maybe_await
-from cc.commands.registry import CommandRegistry, resolve_input
 from cc.ui.repl.mcp_watch import McpWatch
 from cc.ui.repl.printer import Draw
 from cc.ui.repl.screen import Screen
@@ -151,6 +150,8 @@ class Repl:
         hooks = self.engine.hooks
         if hooks is not None:
             self.dialogs.on_permission_prompt = lambda r: hooks.permission_prompt(r.tool_name)
+        from cc.commands.registry import CommandRegistry
+
         self.commands = CommandRegistry.default(runtime.cwd, runtime.config_dir,
                                                 prompts=runtime.mcp)
         self.busy = False
@@ -453,6 +454,7 @@ class Repl:
         await self.printer.print(lambda c: render_error(c, message), gap=True)
 
     async def _process(self, text: str) -> None:
+        from cc.commands.registry import resolve_input
         from cc.ui.render import render_user_prompt
 
         await self.printer.print(lambda c: render_user_prompt(c, text), gap=True)
