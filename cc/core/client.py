@@ -345,7 +345,7 @@ class ModelClient:
                         open_blocks.add(event.index)
                         if event.content_block.type in ("thinking", "redacted_thinking"):
                             yield ThinkingStarted()
-                    elif ended_block is not None:
+                    elif event.type == "content_block_stop" and ended_block is not None:
                         open_blocks.discard(event.index)
                         done = BlockComplete(event.index, parse_block(dict(ended_block)))
                         if isinstance(done.block, ToolUseBlock):
