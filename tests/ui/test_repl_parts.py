@@ -15,7 +15,7 @@ from cc.session.history import append_history
 from cc.team.mailbox import Letter
 from cc.team.roster import MemberView, state_of
 from cc.tools.agent_tasks import AgentTask
-from cc.ui.repl.completion import ReplCompleter
+from cc.ui.repl.completion import ReplCompleter, could_complete
 from cc.ui.repl.dialogs import Dialogs, preview_hunks
 from cc.ui.repl.header import header_text
 from cc.ui.repl.live import Live, agent_lines, live_fragments
@@ -301,6 +301,13 @@ def test_completion_of_commands_and_paths(tmp_path: Path) -> None:
     assert completions(completer, "look at @src/c") == ["src/calc.py"]
     assert completions(completer, "look at @calc") == ["src/calc.py"]
     assert completions(completer, "mail a@b") == []
+
+
+def test_completion_while_typing_only_where_one_can_come() -> None:
+    for text in ("/", "/co", "look at @", "look at @src/c"):
+        assert could_complete(Document(text)), text
+    for text in ("", "hello", "/cost now", "mail a@b", "@src/a.py and"):
+        assert not could_complete(Document(text)), text
 
 
 def test_history_recall_is_newest_first_and_stores_with_session(tmp_path: Path) -> None:

@@ -1,5 +1,7 @@
 """Tab completion: slash commands at the start of the input, `@path` anywhere; and the
-prompt session that makes room for the completion menu."""
+prompt session that makes room for the completion menu, completes, validates and suggests
+while typing only where it can come to something (elsewhere a key would cost a second redraw, for
+nothing), and draws a key's echo first (cc.ui.repl.key_first)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,15 @@ from pathlib import Path
 from typing import Any
 
 from prompt_toolkit import PromptSession
+from prompt_toolkit.application import Application
+from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
+from prompt_toolkit.filters import FilterOrBool, is_true
 
 from cc.commands.registry import CommandRegistry
 from cc.input.mentions import project_files
+from cc.ui.repl.key_first import key_first
 
 _AT = re.compile(r'(?<!\S)@([^\s"]*)$')
 MAX_FILES = 30
@@ -40,6 +46,48 @@ class ReplSession(PromptSession[Any]):
     def reserve_space_for_menu(self, value: int) -> None:
         """Ignored: the space follows the menu."""
 
+    @property  # type: ignore[override]
+    def complete_while_typing(self) -> bool:
+        """As set, and only while the text before the cursor can be completed."""
+        return is_true(self._while_typing) and could_complete(self.default_buffer.document)
+
+    @complete_while_typing.setter
+    def complete_while_typing(self, value: FilterOrBool) -> None:
+        self._while_typing = value
+
+    @property  # type: ignore[override]
+    def validate_while_typing(self) -> bool:
+        """As set, when there is a validator (the REPL has none): prompt_toolkit's buffer
+        otherwise validates every key against an empty one, and redraws for it."""
+        return self.validator is not None and is_true(self._validate_typing)
+
+    @validate_while_typing.setter
+    def validate_while_typing(self, value: FilterOrBool) -> None:
+        self._validate_typing = value
+
+    def _create_default_buffer(self) -> Buffer:
+        buffer = super()._create_default_buffer()
+        if self.auto_suggest is None:  # (it asks an empty suggester after every key otherwise)
+            buffer.auto_suggest = None
+        return buffer
+
+    def _create_application(self, *args: Any, **kwargs: Any) -> Application[Any]:
+        app = super()._create_application(*args, **kwargs)
+        key_first(app)
+        return app
+
+
+def could_complete(document: Document) -> bool:
+    """Whether ReplCompleter may have something for the text before the cursor."""
+    before = document.text_before_cursor
+    return _command_prefix(before) is not None or _AT.search(before) is not None
+
+
+def _command_prefix(before: str) -> str | None:
+    if before.startswith("/") and not any(c.isspace() for c in before):
+        return before[1:]
+    return None
+
 
 class ReplCompleter(Completer):
     def __init__(self, commands: CommandRegistry, cwd: Path, *,
@@ -55,8 +103,9 @@ class ReplCompleter(Completer):
         self, document: Document, complete_event: CompleteEvent
     ) -> Iterable[Completion]:
         before = document.text_before_cursor
-        if before.startswith("/") and not any(c.isspace() for c in before):
-            yield from self._commands(before[1:])
+        prefix = _command_prefix(before)
+        if prefix is not None:
+            yield from self._commands(prefix)
             return
         match = _AT.search(before)
         if match:
