@@ -180,7 +180,7 @@ class Repl:
 
     def _agents_changed(self, change: str, entry: AgentTask | None) -> None:
         """The session's agents changed (see `AgentTasks.watchers`): the team's lines
-        follow; an end or a letter may start a turn."""
+        follow (they redraw when they change); an end or a letter may start a turn."""
         if self.exiting:
             return
         self.team.changed(change, entry)
@@ -192,7 +192,7 @@ class Repl:
         if change in ("ended", "news"):
             self._news_held = False
             self._wakeup.set()
-        self.invalidate()
+            self.invalidate()
 
     # --- the session --------------------------------------------------------------
 
