@@ -1,7 +1,8 @@
 """Tab completion: slash commands at the start of the input, `@path` anywhere; and the
 prompt session that makes room for the completion menu, completes, validates and suggests
 while typing only where it can come to something (elsewhere a key would cost a second redraw, for
-nothing), and draws a key's echo first (cc.ui.repl.key_first)."""
+nothing), makes its prompt once a render, and draws a key's echo first
+(cc.ui.repl.key_first)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from prompt_toolkit.buffer import Buffer
 from prompt_toolkit.completion import CompleteEvent, Completer, Completion
 from prompt_toolkit.document import Document
 from prompt_toolkit.filters import FilterOrBool, is_true
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout.utils import explode_text_fragments
 
 from cc.commands.registry import CommandRegistry
 from cc.input.mentions import project_files
@@ -64,6 +67,18 @@ class ReplSession(PromptSession[Any]):
     @validate_while_typing.setter
     def validate_while_typing(self, value: FilterOrBool) -> None:
         self._validate_typing = value
+
+    #: The prompt's fragments, split into characters, and the render they were made for.
+    _prompt_made: tuple[int, StyleAndTextTuples] | None = None
+
+    def _get_prompt(self) -> StyleAndTextTuples:
+        """The message (the live area, then "> "), made once a render: prompt_toolkit
+        asks for it several times a render (once per input line too), and splits it into
+        single characters each time unless it comes split already."""
+        render = self.app.render_counter
+        if self._prompt_made is None or self._prompt_made[0] != render:
+            self._prompt_made = (render, explode_text_fragments(super()._get_prompt()))
+        return self._prompt_made[1]
 
     def _create_default_buffer(self) -> Buffer:
         buffer = super()._create_default_buffer()
