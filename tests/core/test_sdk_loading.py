@@ -112,3 +112,21 @@ def test_the_warm_up_plays_offline_and_leaves_the_sdk_ready_for_a_real_call() ->
         print(json.dumps({"before": before, "said": said, "shared": sdk.tls() is sdk.tls()}))
     """ % str(REPO))
     assert out == {"before": 0, "said": "hello", "shared": True}
+
+
+def test_the_stream_helpers_message_model_is_made_once_not_after_every_collection() -> None:
+    """The model `accumulate_event` parametrizes at every message_start outlives a garbage
+    collection: the next message finds it in pydantic's cache instead of making it anew."""
+    out = _run("""
+        import gc, json, weakref
+        from cc.core import sdk
+        sdk.load()
+        from anthropic.lib.streaming._messages import ResponseFormatT
+        from anthropic.types.parsed_message import ParsedMessage
+        def parametrize():  # in a function, as the SDK does (not kept in module globals)
+            return weakref.ref(ParsedMessage[ResponseFormatT])
+        made = parametrize()
+        gc.collect()
+        print(json.dumps({"alive": made() is not None}))
+    """)
+    assert out["alive"]
