@@ -1,7 +1,7 @@
 """Tab completion: slash commands at the start of the input, `@path` anywhere; and the
 prompt session that makes room for the completion menu, completes, validates and suggests
 while typing only where it can come to something (elsewhere a key would cost a second redraw, for
-nothing), makes its prompt once a render, and draws a key's echo first
+nothing), makes its prompt once a render (`split_at_newlines`), and draws a key's echo first
 (cc.ui.repl.key_first)."""
 
 from __future__ import annotations
@@ -73,11 +73,10 @@ class ReplSession(PromptSession[Any]):
 
     def _get_prompt(self) -> StyleAndTextTuples:
         """The message (the live area, then "> "), made once a render: prompt_toolkit
-        asks for it several times a render (once per input line too), and splits it into
-        single characters each time unless it comes split already."""
+        asks for it several times a render (once per input line too)."""
         render = self.app.render_counter
         if self._prompt_made is None or self._prompt_made[0] != render:
-            self._prompt_made = (render, explode_text_fragments(super()._get_prompt()))
+            self._prompt_made = (render, split_at_newlines(super()._get_prompt()))
         return self._prompt_made[1]
 
     def _create_default_buffer(self) -> Buffer:
@@ -90,6 +89,29 @@ class ReplSession(PromptSession[Any]):
         app = super()._create_application(*args, **kwargs)
         key_first(app)
         return app
+
+
+#: prompt_toolkit's mark of a fragment list already split into single characters.
+_SPLIT = type(explode_text_fragments([]))
+
+
+def split_at_newlines(fragments: StyleAndTextTuples) -> StyleAndTextTuples:
+    """The fragments with each newline a fragment of its own, marked as split.
+
+    A multi-line message is cut (prompt_toolkit's `_split_multiline_prompt`) into the
+    lines above the input and the input line's prefix, at the last newline; all it needs
+    is each newline on its own. It splits the message into single characters first unless
+    the list is marked as split already, and then draws the lines above one fragment per
+    character: with the live area's few hundred characters, that was as much work as the
+    rest of a redraw. Marked, whole runs of text stay whole."""
+    out: StyleAndTextTuples = []
+    for style, text, *rest in fragments:
+        for i, part in enumerate(text.split("\n")):
+            if i:
+                out.append((style, "\n", *rest))  # type: ignore[arg-type]
+            if part:
+                out.append((style, part, *rest))  # type: ignore[arg-type]
+    return _SPLIT(out)
 
 
 def could_complete(document: Document) -> bool:
