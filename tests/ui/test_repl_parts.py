@@ -7,6 +7,7 @@ from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.layout.utils import explode_text_fragments
 
 from cc.commands.registry import CommandRegistry
@@ -305,7 +306,7 @@ def test_completion_of_commands_and_paths(tmp_path: Path) -> None:
 
 
 def test_the_prompt_is_split_at_its_newlines_only() -> None:
-    frags = [("a", "one\ntwo"), ("", "\n"), ("b", "three"), ("class:prompt", "> ")]
+    frags: StyleAndTextTuples = [("a", "one\ntwo"), ("", "\n"), ("b", "three"), ("class:prompt", "> ")]
     split = split_at_newlines(frags)
     assert split == [("a", "one"), ("a", "\n"), ("a", "two"), ("", "\n"), ("b", "three"),
                      ("class:prompt", "> ")]
