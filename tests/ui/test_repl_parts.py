@@ -7,6 +7,8 @@ from pathlib import Path
 
 from prompt_toolkit.completion import CompleteEvent
 from prompt_toolkit.document import Document
+from prompt_toolkit.formatted_text import StyleAndTextTuples
+from prompt_toolkit.layout.utils import explode_text_fragments
 
 from cc.commands.registry import CommandRegistry
 from cc.mcp.approval import ServerAnswer
@@ -15,7 +17,7 @@ from cc.session.history import append_history
 from cc.team.mailbox import Letter
 from cc.team.roster import MemberView, state_of
 from cc.tools.agent_tasks import AgentTask
-from cc.ui.repl.completion import ReplCompleter
+from cc.ui.repl.completion import ReplCompleter, could_complete, split_at_newlines
 from cc.ui.repl.dialogs import Dialogs, preview_hunks
 from cc.ui.repl.header import header_text
 from cc.ui.repl.live import Live, agent_lines, live_fragments
@@ -303,6 +305,21 @@ def test_completion_of_commands_and_paths(tmp_path: Path) -> None:
     assert completions(completer, "look at @src/c") == ["src/calc.py"]
     assert completions(completer, "look at @calc") == ["src/calc.py"]
     assert completions(completer, "mail a@b") == []
+
+
+def test_the_prompt_is_split_at_its_newlines_only() -> None:
+    frags: StyleAndTextTuples = [("a", "one\ntwo"), ("", "\n"), ("b", "three"), ("class:prompt", "> ")]
+    split = split_at_newlines(frags)
+    assert split == [("a", "one"), ("a", "\n"), ("a", "two"), ("", "\n"), ("b", "three"),
+                     ("class:prompt", "> ")]
+    assert explode_text_fragments(split) is split  # prompt_toolkit takes it as it is
+
+
+def test_completion_while_typing_only_where_one_can_come() -> None:
+    for text in ("/", "/co", "look at @", "look at @src/c"):
+        assert could_complete(Document(text)), text
+    for text in ("", "hello", "/cost now", "mail a@b", "@src/a.py and"):
+        assert not could_complete(Document(text)), text
 
 
 def test_history_recall_is_newest_first_and_stores_with_session(tmp_path: Path) -> None:

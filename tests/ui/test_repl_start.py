@@ -4,6 +4,7 @@ effect once the session opens."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 
 import pytest
@@ -53,6 +54,10 @@ async def test_what_is_typed_while_the_session_opens_goes_out_once_it_is_open(
         assert screen.mode == "acceptEdits"
         last = fake_api.bodies[-1]["messages"][-1]["content"]
         assert any(b.get("text") == "say hello" for b in last if isinstance(b, dict))
+        history = [json.loads(line) for line in
+                   (tmp_path / "config" / "history.jsonl").read_text().splitlines()]
+        assert [(h["display"], h["sessionId"]) for h in history] == [
+            ("/cost", session.engine.session_id), ("say hello", session.engine.session_id)]
 
         keys.send_text(CTRL_D)
         assert await asyncio.wait_for(repl, 30) == 0

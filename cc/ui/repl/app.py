@@ -117,7 +117,10 @@ class _Start:
         await cancel_and_wait([worker])  # (bounded: a turn that will not end is left)
         if self.repl is not None:
             await self.repl.close()
-        elif isinstance(self.session, Opened):
+            return
+        if self.screen.history is not None:  # (sent before the session opened, if ever)
+            self.screen.history.flush()
+        if isinstance(self.session, Opened):
             await self.session.session.close()
 
 
@@ -236,7 +239,7 @@ class Repl:
 
     def _agents_changed(self, change: str, entry: AgentTask | None) -> None:
         """The session's agents changed (see `AgentTasks.watchers`): the team's lines
-        follow; an end or a letter may start a turn."""
+        follow (they redraw when they change); an end or a letter may start a turn."""
         if self.exiting:
             return
         self.team.changed(change, entry)
@@ -248,7 +251,7 @@ class Repl:
         if change in ("ended", "news"):
             self._news_held = False
             self._wakeup.set()
-        self.invalidate()
+            self.invalidate()
 
     # --- the session --------------------------------------------------------------
 

@@ -18,9 +18,20 @@ class ProjectHistory(History):
         self.config_dir = config_dir
         self.project = project
         self.session_id = session_id
+        #: Prompts sent before the session had an id (it was still opening).
+        self._waiting: list[str] = []
 
     def load_history_strings(self) -> Iterable[str]:
         return list(reversed(load_history(self.config_dir, self.project)))  # newest first
 
     def store_string(self, string: str) -> None:
+        if self.session_id() is None:
+            self._waiting.append(string)  # written with the session's id, once it has one
+            return
         append_history(self.config_dir, string, self.project, self.session_id())
+
+    def flush(self) -> None:
+        """Write what waited for the session's id (with none, if it never came)."""
+        waiting, self._waiting = self._waiting, []
+        for string in waiting:
+            append_history(self.config_dir, string, self.project, self.session_id())

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
     from cc.app.session import StartFacts
     from cc.commands.registry import CommandRegistry
+    from cc.ui.repl.prompt_history import ProjectHistory
     from cc.ui.status_line import StatusLine
 
 FLASH_S = 1.5
@@ -78,6 +79,7 @@ class Screen:
         self.live = Live(on_change=self.invalidate)
         self.printer = Printer()
         self.session: PromptSession[Any] | None = None
+        self.history: ProjectHistory | None = None
         #: The REPL, once the session is open (`attach`): the keys and the footer go to it.
         self.repl: Keys | None = None
         #: Shift+Tab pressed before then: the modes cycle once the REPL runs.
@@ -114,10 +116,11 @@ class Screen:
 
         settings, config = self.facts.settings, self.facts.config_dir
         register_newline_sequences()
+        self.history = ProjectHistory(config, self.cwd, self._session_id)
         session: PromptSession[Any] = ReplSession(
             vi_mode=editor_mode(config, settings) == "vim",
             message=self._message,
-            history=ProjectHistory(config, self.cwd, self._session_id),
+            history=self.history,
             completer=ReplCompleter(
                 self._commands, self.cwd,
                 respect_gitignore=settings.get("respectGitignore") is not False),
@@ -243,6 +246,8 @@ class Screen:
         """The session is open: from here on the keys and the footer are the REPL's. What
         was pressed meanwhile takes effect, and a `/` typed already gets its completions."""
         self.repl = repl
+        if self.history is not None:
+            self.history.flush()
         for _ in range(self._cycles):
             repl.cycle_mode()
         self._cycles = 0

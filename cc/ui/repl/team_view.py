@@ -62,13 +62,17 @@ class TeamWatch:
         self._letters_seen = 0
 
     def changed(self, change: str = "", entry: object = None) -> None:
-        """Something of the leader's agents changed (or a turn ended): redraw the lines;
-        letters that arrived are printed."""
+        """Something of the leader's agents changed (or a turn ended): the lines follow
+        (redrawn only when they read differently: a background agent's call, or a member's
+        call like the one before, changes nothing on screen); letters that arrived are
+        printed."""
         session = self._follow()
         if session is not None and change in ("news", "ended", ""):
             self._new_letters(session)
-        self.live.team = self._lines(session)
-        self.live.changed()
+        lines = self._lines(session)
+        if lines != self.live.team:
+            self.live.team = lines
+            self.live.changed()
 
     def _follow(self) -> TeamSession | None:
         """The team the session leads now (a new team's letters are counted afresh)."""
