@@ -112,3 +112,21 @@ def test_the_warm_up_plays_offline_and_leaves_the_sdk_ready_for_a_real_call() ->
         print(json.dumps({"before": before, "said": said, "shared": sdk.tls() is sdk.tls()}))
     """ % str(REPO))
     assert out == {"before": 0, "said": "hello", "shared": True}
+
+
+def test_the_message_class_the_stream_helpers_subscript_outlives_a_collection() -> None:
+    """The SDK's stream helpers make `ParsedMessage[ResponseFormatT]` for every streamed
+    message; pydantic keeps that class only weakly, so without a pin each request built
+    it anew. Loaded, the SDK finds the one it made before, a collection later."""
+    out = _run("""
+        import gc, json, weakref
+        from cc.core import sdk
+        sdk.load()
+        from anthropic.lib.streaming._messages import ResponseFormatT
+        from anthropic.types.parsed_message import ParsedMessage
+        made = weakref.ref(ParsedMessage[ResponseFormatT])
+        gc.collect()
+        print(json.dumps({"kept": made() is not None,
+                          "same": made() is ParsedMessage[ResponseFormatT]}))
+    """)
+    assert out == {"kept": True, "same": True}
