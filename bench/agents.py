@@ -58,8 +58,9 @@ def serve(api: FakeAPI, *turns: Turn, side_replies: int = 200) -> None:
     api.script(*[Reply([text("ok")]) for _ in range(side_replies)])
 
 
-def prepare(base: Path, project: Path) -> tuple[Path, Path]:
-    """A config folder and a HOME for one run, as a returning user who trusts `project`."""
+def prepare(base: Path, project: Path, *, everything_on: bool = False) -> tuple[Path, Path]:
+    """A config folder and a HOME for one run, as a returning user who trusts `project`;
+    `everything_on`: the project has what a working one has besides (`furnish`)."""
     config, home = base / "config", base / "home"
     config.mkdir(parents=True)
     home.mkdir(parents=True)
@@ -72,7 +73,39 @@ def prepare(base: Path, project: Path) -> tuple[Path, Path]:
         "customApiKeyResponses": {"approved": [API_KEY[-20:]], "rejected": []},
     }
     (config / ".claude.json").write_text(json.dumps(state))
+    if everything_on:
+        furnish(project, config)
     return config, home
+
+
+def furnish(project: Path, config: Path) -> None:
+    """A CLAUDE.md, two skills, a custom agent, one stdio MCP server (mcp-server-time,
+    pre-approved) and an auto-memory index in the memory folder both agents use
+    (`<config>/projects/<sanitised cwd>/memory/`)."""
+    from cc.session.paths import canonical_cwd, sanitize
+
+    (project / "CLAUDE.md").write_text(
+        "# Project notes\n\nRun tests with `pytest -q`. Keep functions small and typed.\n")
+    for name, what in (("changelog", "Write a changelog entry for the last commit."),
+                       ("release", "Tag and publish a release after the tests pass.")):
+        skill = project / ".claude" / "skills" / name / "SKILL.md"
+        skill.parent.mkdir(parents=True)
+        skill.write_text(f"---\nname: {name}\ndescription: {what}\n---\n\n{what} Be brief.\n")
+    agent = project / ".claude" / "agents" / "x.md"
+    agent.parent.mkdir(parents=True)
+    agent.write_text("---\nname: x\ndescription: Reviews a diff for style problems.\n"
+                     "tools: Read, Grep\n---\n\nYou review diffs for style. Report briefly.\n")
+    (project / ".claude" / "settings.local.json").write_text(
+        json.dumps({"enableAllProjectMcpServers": True}))
+    server = {"command": sys.executable,
+              "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
+    memory = config / "projects" / sanitize(canonical_cwd(project)) / "memory"
+    memory.mkdir(parents=True)
+    (memory / "MEMORY.md").write_text("- [Test command](testing.md) — tests run with pytest -q\n")
+    (memory / "testing.md").write_text(
+        "---\nname: Test command\ndescription: tests run with pytest -q\ntype: project\n---\n\n"
+        "The project's tests run with `pytest -q` from the root.\n")
 
 
 def env_for(api: FakeAPI, config: Path, home: Path, *, as_anthropic: bool = True,

@@ -10,7 +10,8 @@ and the fake is the HTTP proxy), so every feature that depends on it is on: defe
 tools and tool search among them. The project has a CLAUDE.md, two skills, one custom
 agent, an auto-memory index (MEMORY.md and one memory file in the memory folder both
 agents use, `<config>/projects/<sanitised cwd>/memory/`) and one stdio MCP server
-(mcp-server-time) in .mcp.json, pre-approved; the folder is trusted.
+(mcp-server-time) in .mcp.json, pre-approved (`bench.agents.prepare(..., everything_on=True)`);
+both run as a returning user who trusts the folder.
 
 The main conversation (a request offering Read whose last user message is one of our
 prompts or a result of one of our Read calls) is scripted: the model Reads a file, then
@@ -31,7 +32,6 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from cc.session.paths import canonical_cwd, sanitize  # noqa: E402
+from bench.agents import env_for, prepare  # noqa: E402
 from tests.fakeapi import Dynamic, FakeAPI, Recorded, Reply, text, tool_use  # noqa: E402
 
 MARK = "bench prompt"
@@ -57,46 +57,16 @@ _ids = itertools.count(1)
 # -- the project ------------------------------------------------------------------------
 
 
-def prepare(root: Path) -> dict[str, str]:
-    """Make the project, config and home folders under `root`; the environment to run in."""
-    project, config, home = root / "project", root / "config", root / "home"
-    for folder in (project, config, home):
-        folder.mkdir()
-    (project / "CLAUDE.md").write_text(
-        "# Project notes\n\nRun tests with `pytest -q`. Keep functions small and typed.\n")
-    for name, what in (("changelog", "Write a changelog entry for the last commit."),
-                       ("release", "Tag and publish a release after the tests pass.")):
-        skill = project / ".claude" / "skills" / name / "SKILL.md"
-        skill.parent.mkdir(parents=True)
-        skill.write_text(f"---\nname: {name}\ndescription: {what}\n---\n\n{what} Be brief.\n")
-    agent = project / ".claude" / "agents" / "x.md"
-    agent.parent.mkdir(parents=True)
-    agent.write_text("---\nname: x\ndescription: Reviews a diff for style problems.\n"
-                     "tools: Read, Grep\n---\n\nYou review diffs for style. Report briefly.\n")
-    (project / ".claude" / "settings.local.json").write_text(
-        json.dumps({"enableAllProjectMcpServers": True}))
-    server = {"command": sys.executable, "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"]}
-    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"time": server}}))
+def setup(root: Path, api: FakeAPI, extra: dict[str, str]) -> tuple[Path, dict[str, str]]:
+    """The project under `root` (everything on: `bench.agents.furnish`, and the notes the
+    prompts ask about), its config and home folders; the project and the environment."""
+    project = root / "project"
     notes = project / "notes"
-    notes.mkdir()
+    notes.mkdir(parents=True)
     for n in range(1, LONG_TURNS + 1):
         (notes / f"f{n}.txt").write_text("".join(f"line {i} of note {n}\n" for i in range(1, 21)))
-    real = os.path.realpath(project)
-    (config / ".claude.json").write_text(json.dumps(
-        {"projects": {real: {"hasTrustDialogAccepted": True}}}))
-    memory = config / "projects" / sanitize(canonical_cwd(project)) / "memory"
-    memory.mkdir(parents=True)
-    (memory / "MEMORY.md").write_text("- [Test command](testing.md) — tests run with pytest -q\n")
-    (memory / "testing.md").write_text(
-        "---\nname: Test command\ndescription: tests run with pytest -q\ntype: project\n---\n\n"
-        "The project's tests run with `pytest -q` from the root.\n")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("ANTHROPIC_", "CLAUDE", "CC_")) and k.lower() not in
-           ("http_proxy", "https_proxy", "no_proxy", "all_proxy")}
-    env.update(ANTHROPIC_BASE_URL="http://api.anthropic.com", ANTHROPIC_API_KEY="k",
-               CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1", CLAUDE_CONFIG_DIR=str(config),
-               HOME=str(home), NO_PROXY="", no_proxy="", PYTHONPATH=str(REPO))
-    return env
+    config, home = prepare(root, project, everything_on=True)
+    return project, env_for(api, config, home, PYTHONPATH=str(REPO), **extra)
 
 
 # -- the fake's script ------------------------------------------------------------------
@@ -175,10 +145,8 @@ def _figures(api: FakeAPI) -> Figures:
 
 def two_turns(argv: list[str], extra: dict[str, str]) -> Figures:
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
-        env = prepare(Path(tmp)) | extra
-        project = Path(tmp) / "project"
+        project, env = setup(Path(tmp), api, extra)
         _serve(api, project)
-        env.update(HTTP_PROXY=api.base_url, http_proxy=api.base_url)
         run = subprocess.run([*argv, "-p", prompt(1), "--output-format", "json"], cwd=project,
                              env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL,
                              timeout=300)
@@ -189,10 +157,8 @@ def two_turns(argv: list[str], extra: dict[str, str]) -> Figures:
 
 def long_session(argv: list[str], extra: dict[str, str], turns: int = LONG_TURNS) -> Figures:
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
-        env = prepare(Path(tmp)) | extra
-        project = Path(tmp) / "project"
+        project, env = setup(Path(tmp), api, extra)
         _serve(api, project)
-        env.update(HTTP_PROXY=api.base_url, http_proxy=api.base_url)
         proc = subprocess.Popen(
             [*argv, "-p", "--input-format", "stream-json", "--output-format", "stream-json",
              "--verbose"], cwd=project, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

@@ -26,9 +26,10 @@ request the fake receives, each `.jsonl` under `<config>/projects/` is read, and
 bytes seen before must be a prefix of the bytes now (a transcript only appends; a line
 rewritten is reported with its number). Exit status 1 if a check fails.
 
-With `--claude BIN` the same session runs against Claude Code as well (temporary HOME and
-CLAUDE_CONFIG_DIR, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1), and the ratio of the wall
-times is printed. Tool results differ a little between the two (Claude Code's Read and
+Both run with a temporary HOME and CLAUDE_CONFIG_DIR as a returning user who trusts the
+project (`bench.agents.prepare` and `env_for`: CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1,
+the base URL the fake's own). With `--claude BIN` the same session runs against Claude
+Code as well, and the ratio of the wall times is printed. Tool results differ a little between the two (Claude Code's Read and
 Grep format their output their own way), and so do the system prompts; input bytes are
 printed for both.
 """
@@ -52,6 +53,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.agents import env_for, prepare  # noqa: E402
 from bench.shared import WORDS  # noqa: E402
 from tests.fakeapi import (  # noqa: E402
     Dynamic,
@@ -177,16 +179,14 @@ def run(argv: list[str], rounds: int, window: int, seed: int,
     requests put `system` messages among the turns, which the fake's checks refuse)."""
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
         base = Path(tmp)
-        project, config, home = base / "project", base / "config", base / "home"
-        for d in (project, config, home):
-            d.mkdir()
+        project = base / "project"
+        project.mkdir()
+        config, home = prepare(base, project)
         state = Run(rounds, make_project(project, seed), project, config)
         # More turns than any run needs: every request, of whatever kind, takes one.
         api.script(*[Dynamic(state.answer)] * (rounds * 3 + 200))
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
-        env.update(ANTHROPIC_BASE_URL=api.base_url, ANTHROPIC_API_KEY="k",
-                   CLAUDE_CONFIG_DIR=str(config), HOME=str(home),
-                   CLAUDE_CODE_AUTO_COMPACT_WINDOW=str(window), **extra_env)
+        env = env_for(api, config, home, as_anthropic=False,
+                      CLAUDE_CODE_AUTO_COMPACT_WINDOW=str(window), **extra_env)
         out, err = base / "stdout", base / "stderr"
         cmd = [*argv, "-p", PROMPT, "--output-format", "json",
                "--allowedTools", "Read", "Bash", "Grep"]
@@ -322,8 +322,8 @@ def main() -> int:
     results = {"cc": run([sys.executable, "-m", "cc"], args.rounds, args.window, args.seed,
                          {"CC_DISABLE_MEMORY_EXTRACTION": "1", "PYTHONPATH": str(ROOT)})}
     if args.claude:
-        results["claude"] = run([args.claude], args.rounds, args.window, args.seed,
-                                {"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1"}, strict=False)
+        results["claude"] = run([args.claude], args.rounds, args.window, args.seed, {},
+                                strict=False)
     problems = checks(results["cc"], args.window)
     load = os.getloadavg()[0]
     if args.json:

@@ -50,6 +50,7 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     _debug_log(args)
     _switches(args)
+    _watch_children_by_pidfd()
     try:
         if args.init_only:
             return _run_init_only(args)
@@ -101,6 +102,22 @@ def _switches(args: argparse.Namespace) -> None:
         os.environ[NO_COMMANDS_ENV] = "1"
     if args.autocompact is not None:
         os.environ["CLAUDE_CODE_AUTO_COMPACT_WINDOW"] = str(args.autocompact)
+
+
+def _watch_children_by_pidfd() -> None:
+    """On Python 3.11, asyncio learns that a child process ended from a thread started
+    for each child, blocked in `waitpid` (its ThreadedChildWatcher): a thread made and
+    woken per Bash or Grep call, which a busy machine schedules late. A pidfd the event
+    loop watches says the same with no thread, as Python 3.12 does by itself."""
+    if sys.version_info >= (3, 12) or not hasattr(os, "pidfd_open"):
+        return
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError:  # a kernel before 5.3, or a seccomp filter that refuses it
+        return
+    import asyncio
+
+    asyncio.get_event_loop_policy().set_child_watcher(asyncio.PidfdChildWatcher())
 
 
 def _resume_flags_problem(args: argparse.Namespace) -> str | None:

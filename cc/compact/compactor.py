@@ -118,10 +118,13 @@ class Compactor:
                               self.settings)
 
     def tokens(self, messages: list[Message]) -> int:
+        return context_tokens(messages, overhead=self._overhead)
+
+    def _overhead(self) -> int:
+        """The system prompt and tools, estimated (needed only before the first usage)."""
         engine = self.engine
-        overhead = estimate([s.text for s in engine.config.system]) + estimate(
+        return estimate([s.text for s in engine.config.system]) + estimate(
             engine.toolset.definitions())
-        return context_tokens(messages, overhead=overhead)
 
     async def before_request(self, messages: list[Message],
                              state: QueryState) -> AsyncIterator[Event]:

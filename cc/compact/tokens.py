@@ -9,7 +9,7 @@ at UTF-8 bytes / 4, which errs high, the safe side for deciding when to compact.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from cc.models.messages import AssistantMessage, Message, SystemMessage
@@ -31,15 +31,17 @@ def reported(usage: dict[str, Any] | None) -> int:
         "output_tokens"))
 
 
-def context_tokens(messages: Sequence[Message], *, overhead: int = 0) -> int:
+def context_tokens(messages: Sequence[Message], *,
+                   overhead: int | Callable[[], int] = 0) -> int:
     """The conversation's size: the last reported usage plus an estimate of what came
     after it; with no usage yet, an estimate of everything plus `overhead` (the system
-    prompt and tools, which a reported figure already includes)."""
+    prompt and tools, which a reported figure already includes; a function is called
+    only then)."""
     for index in range(len(messages) - 1, -1, -1):
         message = messages[index]
         if isinstance(message, AssistantMessage) and reported(message.usage):
             return reported(message.usage) + messages_tokens(messages[index + 1:])
-    return overhead + messages_tokens(messages)
+    return (overhead() if callable(overhead) else overhead) + messages_tokens(messages)
 
 
 def messages_tokens(messages: Sequence[Message]) -> int:

@@ -122,11 +122,39 @@ Message = UserMessage | AssistantMessage | SystemMessage | CompactBoundaryMessag
 def normalize_messages_for_api(messages: list[Message]) -> list[dict[str, Any]]:
     """API-ready dicts for `messages`, repaired so that the API accepts them."""
     api = [m.to_api() for m in messages if not isinstance(m, SystemMessage)]
+    if _well_formed(api):
+        return api  # what the repairs would give back (the usual case: one quick pass)
     api = [m for m in api if m["content"]]
     api = _merge_consecutive_users(api)
     api = _ensure_tool_result_pairing(api)
     api = _merge_consecutive_users([m for m in api if m["content"]])
     return _fix_alternation(api)
+
+
+def _well_formed(api: list[dict[str, Any]]) -> bool:
+    """The repairs below would change nothing: no message is empty, the roles alternate
+    from a user's, and each assistant's calls (distinct ids) are answered first thing in
+    the user message after it, once each; no other message carries a result."""
+    calls: set[str] = set()
+    role = "assistant"  # what the first message must not be
+    for msg in api:
+        content = msg["content"]
+        if not content or msg["role"] == role:
+            return False
+        role = msg["role"]
+        if role == "assistant":
+            ids = [b["id"] for b in content if b.get("type") == "tool_use"]
+            calls = set(ids)
+            if len(calls) != len(ids):
+                return False
+            continue
+        n = len(calls)
+        if {b.get("tool_use_id") for b in content[:n] if b.get("type") == "tool_result"} != calls:
+            return False
+        if any(b.get("type") == "tool_result" for b in content[n:]):
+            return False
+        calls = set()
+    return not calls
 
 
 def _merge_consecutive_users(api: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -5,11 +5,12 @@ Each message becomes one or more lines (see `cc.session.lines`), all written wit
 `fsync`ed (unless `fsync=False`). A single append is atomic on a regular file, so a
 `kill -9` loses at most the message not yet recorded, and two processes writing to one
 transcript never interleave halves of lines. The fsync runs on the writer's own thread
-(one at a time, in order): the write is in the kernel's hands when `record()` returns,
-and waiting for the disk (milliseconds each, several a second with agents at work)
-would stall the event loop the REPL types on. `close()` waits for the fsyncs, and a
-failed one is raised by the next write or by `close()`. If the file ends in a torn line (a crash
-elsewhere), the next write starts with a newline so that its lines stay whole.
+(one at a time, in order; the writes made while one waits to begin share it): the write
+is in the kernel's hands when `record()` returns, and waiting for the disk (milliseconds
+each, several a second with agents at work) would stall the event loop the REPL types
+on. `close()` waits for the fsyncs, and a failed one is raised by the next write or by
+`close()`. If the file ends in a torn line (a crash elsewhere), the next write starts
+with a newline so that its lines stay whole.
 
 The file is created on the first write (a session that records nothing leaves none).
 Lines chain through `parentUuid`, each to the line written before it by this writer.
@@ -421,6 +422,8 @@ class TranscriptWriter:
         self._synced = running
         for synced in ended:
             synced.result()
+        if running and not running[-1].running():
+            return  # an fsync not yet begun covers this write too: it begins after it
         if self._syncer is None:
             self._syncer = ThreadPoolExecutor(1, thread_name_prefix="transcript-fsync")
         self._synced.append(self._syncer.submit(os.fsync, fd))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -14,6 +15,7 @@ from cc.tools.base import ToolContext, ToolInput, ToolResult, optional_without_n
 from cc.tools.glob import newest_first
 from cc.tools.ripgrep import (
     VCS_DIRS,
+    FileHits,
     GrepOutput,
     GrepQuery,
     RipgrepTool,
@@ -91,6 +93,17 @@ def _cap(text: str) -> str:
     )
 
 
+def _kept_newest_first(files: list[FileHits], root: Path,
+                       denied: Callable[[str], bool] | None) -> list[FileHits]:
+    """The files no deny rule covers (one it covers is not searched), newest first, in
+    one trip to a thread (blocking: it stats each)."""
+    if denied is not None:
+        files = [f for f in files if not denied(str(root / f.path))]
+    order = newest_first([f.path for f in files])
+    rank = {path: i for i, path in enumerate(order)}
+    return sorted(files, key=lambda f: rank[f.path])
+
+
 class GrepTool(RipgrepTool):
     name = "Grep"
     input_model: ClassVar[type[ToolInput]] = GrepInput
@@ -109,15 +122,8 @@ class GrepTool(RipgrepTool):
                 found = await rg_grep(self._rg, query, timeout=self._timeout)
         except SearchError as e:
             return ToolResult.error(f"Search failed: {e}")
-        if ctx.read_denied is not None:  # a file a deny rule covers is not searched
-            denied = ctx.read_denied
-            kept = await asyncio.to_thread(
-                lambda: [f for f in found.files if not denied(str(root / f.path))]
-            )
-            found.files = kept
-        order = await asyncio.to_thread(newest_first, [f.path for f in found.files])
-        rank = {path: i for i, path in enumerate(order)}
-        found.files.sort(key=lambda f: rank[f.path])
+        found.files = await asyncio.to_thread(_kept_newest_first, found.files, root,
+                                              ctx.read_denied)
         return self._result(inp, query, found)
 
     @staticmethod

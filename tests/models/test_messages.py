@@ -71,6 +71,16 @@ def test_well_formed_conversation_passes_through_unchanged() -> None:
     assert api_problems(out) == []
 
 
+def test_results_after_text_in_their_own_message_are_moved_first() -> None:
+    """Alternating and all answered, but out of order: not passed through as it is."""
+    msgs: list[Message] = [user("go"), asst(None, "a", "b"),
+                           UserMessage([TextBlock("note"), ToolResultBlock("b", "ok:b"),
+                                        ToolResultBlock("a", "ok:a")])]
+    out = normalize_messages_for_api(msgs)
+    assert [b["type"] for b in out[-1]["content"]] == ["tool_result", "tool_result", "text"]
+    validate({"model": "m", "max_tokens": 1, "messages": out})
+
+
 def test_consecutive_users_merge_with_tool_results_first() -> None:
     msgs: list[Message] = [
         user("do it"),

@@ -34,6 +34,7 @@ from cc.session.loader import load_session
 from cc.session.transcript import sidechain_fields
 from tests.fakeapi import validate
 from tests.session.conftest import SESSION_ID, MakeWriter, read_lines
+from tests.waiting import wait_for
 
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 USAGE = {"input_tokens": 120, "output_tokens": 40, "cache_read_input_tokens": 0}
@@ -387,6 +388,7 @@ def test_fsync_per_write(transcript: Path, make_writer: MakeWriter, monkeypatch:
     monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(fd), real(fd))[1])
     with make_writer(transcript, fsync=True) as writer:
         writer.record(UserMessage.text("a"))
+        wait_for(lambda: calls, what="the first fsync")  # begun: the next write needs its own
         writer.record(assistant(TextBlock("x"), TextBlock("y"), mid="msg_1", stop="end_turn"))
     assert len(calls) == 2  # one write (and one fsync) per message, however many lines
     with make_writer(transcript, fsync=False, parent_uuid=writer.last_uuid) as writer:
@@ -413,6 +415,30 @@ def test_a_write_does_not_wait_for_its_fsync(transcript: Path, make_writer: Make
     release.set()
     writer.close()
     assert len(synced) == 1
+
+
+def test_writes_made_while_an_fsync_waits_to_begin_share_it(
+        transcript: Path, make_writer: MakeWriter, monkeypatch: Any) -> None:
+    """Every write is followed by an fsync that began after it: one under way when a
+    write comes does not count, one still waiting to begin does."""
+    began = threading.Event()
+    release = threading.Event()
+    sizes: list[int] = []  # the file's size as each fsync began
+
+    def slow_fsync(fd: int) -> None:
+        sizes.append(os.fstat(fd).st_size)
+        began.set()
+        assert release.wait(10)
+
+    monkeypatch.setattr(os, "fsync", slow_fsync)
+    writer = make_writer(transcript, fsync=True)
+    writer.record(UserMessage.text("a"))
+    assert began.wait(10)  # under way: the writes below need another
+    writer.record(UserMessage.text("b"))
+    writer.record(UserMessage.text("c"))
+    release.set()
+    writer.close()
+    assert len(sizes) == 2 and sizes[-1] == transcript.stat().st_size
 
 
 def test_a_failed_fsync_is_raised(transcript: Path, make_writer: MakeWriter,
