@@ -63,8 +63,6 @@ class SDK:
     BadRequestError: type[anthropic.BadRequestError]
     #: The SDK's own HTTP client class, with its timeouts, limits and keep-alive.
     DefaultAsyncHttpxClient: type[httpx.AsyncClient]
-    #: Generic classes the stream helpers make on every call (`pinned_generics()`).
-    pinned: tuple[object, ...] = ()
 
     def http_client(self) -> httpx.AsyncClient:
         """An HTTP client as the SDK would make, sharing one TLS context (`tls()`)."""
@@ -116,27 +114,12 @@ def _import() -> SDK:
 
         return SDK(anthropic.AsyncAnthropic, anthropic.APIStatusError,
                    anthropic.APIConnectionError, anthropic.BadRequestError,
-                   anthropic.DefaultAsyncHttpxClient, pinned_generics())
+                   anthropic.DefaultAsyncHttpxClient)
     from anthropic._base_client import DefaultAsyncHttpxClient
 
     setup_logging()  # what the top package's __init__ does first: honours ANTHROPIC_LOG
     return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError,
-               DefaultAsyncHttpxClient, pinned_generics())
-
-
-def pinned_generics() -> tuple[object, ...]:
-    """The generic classes the SDK's stream helpers subscript at run time, once per
-    streamed message (`ParsedMessage[ResponseFormatT]` in `accumulate_event`), held here.
-    pydantic caches a parametrized class only weakly; unpinned, it is collected between
-    calls and built again for each one, some 6 ms of CPU a request."""
-    try:
-        from anthropic.lib._parse._response import ResponseFormatT  # the helpers' own TypeVar
-        from anthropic.lib.streaming._types import ParsedMessageStopEvent
-        from anthropic.types.parsed_message import ParsedMessage
-    except ImportError:  # a layout this module does not know: nothing to pin
-        return ()
-    generics: tuple[Any, ...] = (ParsedMessage, ParsedMessageStopEvent)
-    return tuple(g[ResponseFormatT] for g in generics)
+               DefaultAsyncHttpxClient)
 
 
 #: How a lazy package finds one of its names: (module, name there), or an expression over

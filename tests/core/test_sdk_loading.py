@@ -112,24 +112,3 @@ def test_the_warm_up_plays_offline_and_leaves_the_sdk_ready_for_a_real_call() ->
         print(json.dumps({"before": before, "said": said, "shared": sdk.tls() is sdk.tls()}))
     """ % str(REPO))
     assert out == {"before": 0, "said": "hello", "shared": True}
-
-
-def test_the_message_class_the_stream_helpers_subscript_outlives_a_collection() -> None:
-    """The SDK's stream helpers make `ParsedMessage[ResponseFormatT]` for every streamed
-    message; pydantic keeps that class only weakly, so without a pin each request after
-    a collection built it anew. Loaded, the SDK finds the one it made before."""
-    out = _run("""
-        import gc, json, weakref
-        from cc.core import sdk
-        sdk.load()
-
-        def made():  # in a function, as the helpers do (pydantic keeps a module's own)
-            from anthropic.lib.streaming._messages import ResponseFormatT
-            from anthropic.types.parsed_message import ParsedMessage
-            return weakref.ref(ParsedMessage[ResponseFormatT])
-
-        first = made()
-        gc.collect()
-        print(json.dumps({"kept": first() is not None, "same": first() is made()()}))
-    """)
-    assert out == {"kept": True, "same": True}
