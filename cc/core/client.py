@@ -338,7 +338,7 @@ class ModelClient:
             try:
                 async for event in stream:
                     if event.type in _RAW_EVENTS:
-                        yield StreamEvent(functools.partial(_raw_event, event))
+                        yield StreamEvent(functools.partial(_raw_event, event), event.type)
                     ended_block = message.add(event)
                     if event.type == "content_block_delta":
                         if event.delta.type == "text_delta" and event.delta.text:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import contextlib
 import importlib
 import importlib.abc
 import importlib.machinery
@@ -100,6 +101,8 @@ def _load() -> SDK:
 
 def _import() -> SDK:
     import httpcore  # noqa: F401 - httpx imports it with its first client; done here, in the window
+    with contextlib.suppress(ImportError):  # what httpcore's pool loads on its first request
+        import anyio._backends._asyncio  # noqa: F401
     try:
         from anthropic._client import AsyncAnthropic
         from anthropic._exceptions import APIConnectionError, APIStatusError, BadRequestError

@@ -43,7 +43,7 @@ class TurnTiming:
         elif isinstance(event, StreamEvent):
             if self.ttft_stream_ms is None:
                 self.ttft_stream_ms = self._since(now)
-            if self.first_content_frame_ms is None and event.raw.get("type") in (
+            if self.first_content_frame_ms is None and event.kind in (
                     "content_block_start", "content_block_delta"):
                 self.first_content_frame_ms = self._since(now)
         elif isinstance(event, (TextDelta, ThinkingStarted, BlockComplete)):

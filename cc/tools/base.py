@@ -8,6 +8,8 @@ check permissions and never print: the executor does the first, the UI the secon
 from __future__ import annotations
 
 import asyncio
+import copy
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,9 +206,15 @@ class ReadOnlyTool(Tool):
 
 
 def input_schema_of(model: type[BaseModel]) -> dict[str, Any]:
-    """A JSON schema for the API: pydantic's, without its titles."""
-    schema = model.model_json_schema()
-    return _strip_titles(schema)
+    """A JSON schema for the API: pydantic's, without its titles (made once per model:
+    generating it is most of a tool definition's cost; each caller gets its own copy)."""
+    return copy.deepcopy(_schema_of(model))
+
+
+@functools.cache
+def _schema_of(model: type[BaseModel]) -> dict[str, Any]:
+    stripped: dict[str, Any] = _strip_titles(model.model_json_schema())
+    return stripped
 
 
 def _strip_titles(node: Any) -> Any:

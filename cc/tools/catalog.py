@@ -41,8 +41,9 @@ class CatalogEntry:
     hint: str = ""
     #: One line saying what it does, for the reminder that names a deferred tool.
     summary: str = ""
-    #: The module `load` imports ("" when the tool is built already).
+    #: The module `load` imports ("" when the tool is built already), and its class there.
     module: str = ""
+    cls: str = ""
 
 
 #: What each deferred built-in tool does, in a line: the reminder that names the
@@ -80,15 +81,22 @@ def _lazy(name: str, module: str, cls: str, hint: str, aliases: tuple[str, ...] 
         return getattr(importlib.import_module(module), cls)()
 
     return CatalogEntry(name, load, name in DEFERRED, aliases, hint, SUMMARIES.get(name, ""),
-                        module)
+                        module, cls)
 
 
-def import_sent_tools() -> None:
-    """Import the modules of the built-in tools every request carries in full (thread-safe:
-    imports only), so that the first request does not: for a warm-up at idle."""
+def prepare_sent_tools() -> None:
+    """Import the modules of the built-in tools and build their input models' schemas
+    (pydantic builds them on first use: some 0.3 s of CPU the first request would
+    otherwise spend; an endpoint without tool search gets the deferred tools in full too),
+    for a warm-up at idle. Thread-safe: imports, and schemas made once per class."""
+    from cc.tools.base import input_schema_of
+
     for entry in (*builtin_entries(), *interactive_entries()):
-        if entry.module and not entry.deferred:
-            importlib.import_module(entry.module)
+        if entry.module:
+            tool = getattr(importlib.import_module(entry.module), entry.cls, None)
+            model = getattr(tool, "input_model", None)
+            if model is not None:
+                input_schema_of(model)
     importlib.import_module("cc.tools.skill")
 
 

@@ -133,9 +133,9 @@ def _warm_imports() -> None:
 
     import cc.ui.render  # noqa: F401
     import cc.ui.repl.turn_view  # noqa: F401
-    from cc.tools.catalog import import_sent_tools
+    from cc.tools.catalog import prepare_sent_tools
 
-    import_sent_tools()
+    prepare_sent_tools()
 
 
 class Repl:
