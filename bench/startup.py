@@ -11,6 +11,8 @@ with ``os.wait4`` by a minimal launcher process, see ``_LAUNCHER``):
 * a two-turn print-mode run         ``cc -p ... --output-format json`` against the fake
                                     Messages API (tests/fakeapi.py): Read README.md, then "done"
 * ``python -c "import anthropic"``  what the SDK alone costs
+* the SDK alone                     loaded as cc loads it, making the print-mode case's two
+                                    streamed requests: the floor of any SDK-based client
 
 plus ``python -X importtime -c "import cc.main"`` (heaviest modules by cumulative time) and
 a check that importing ``cc.main`` does not import the SDK. Progress goes to stderr; the
@@ -202,6 +204,42 @@ def bench_print(agents_: list[Agent], n: int, warmup: int, tmp: Path) -> list[Fi
             for agent in agents_]
 
 
+#: The floor of any client built on the SDK: load it (as cc does, lazily), then the two
+#: streamed requests of the print-mode case, read with the SDK's own stream, nothing else.
+_SDK_FLOOR = """
+import asyncio, os
+from cc.core import sdk
+loaded = sdk.load()
+async def main():
+    client = loaded.AsyncAnthropic(base_url=os.environ["ANTHROPIC_BASE_URL"], max_retries=0)
+    messages = [{"role": "user", "content": "what does README.md say?"}]
+    for _ in range(2):
+        stream = await client.messages.create(model="claude-sonnet-5-5", max_tokens=1024,
+                                              messages=messages, stream=True)
+        async with stream:
+            async for event in stream:
+                pass
+        messages += [{"role": "assistant", "content": "ok"}, {"role": "user", "content": "go on"}]
+asyncio.run(main())
+"""
+
+
+def bench_sdk_floor(py: str, n: int, warmup: int, tmp: Path) -> Figures:
+    """The SDK alone doing the print-mode case's two requests (`_SDK_FLOOR`)."""
+    readme, config, home = _project(tmp / "sdk-floor")
+    runs: list[Run] = []
+    with FakeAPI() as server:
+        server.script(*[Reply([text("done")]) for _ in range(2 * (n + warmup))])
+        env = env_for(server, config, home, as_anthropic=False)
+        for i in range(warmup + n):
+            code, run = run_once([py, "-c", _SDK_FLOOR], readme.parent, env)
+            if code != 0:
+                raise BenchError(f"the SDK floor run {i} failed: {run.stderr[-2000:]}")
+            if i >= warmup:
+                runs.append(run)
+    return summarize("the SDK alone, 2 requests", "python -c <load the SDK, stream twice>", runs)
+
+
 EXIT_PROMPT = "I prefer tabs over spaces, remember that. What does README.md say?"
 
 
@@ -317,6 +355,11 @@ def table(results: dict[str, Any]) -> str:
         lines.append(f"print mode cc / Claude Code: {pair[0]['median_ms'] / pair[1]['median_ms']:.2f}x wall, "
                      f"{pair[0]['median_cpu_ms'] / pair[1]['median_cpu_ms']:.2f}x cpu, "
                      f"{pair[0]['median_peak_mb'] / pair[1]['median_peak_mb']:.2f}x peak memory (must stay at most 1.0x wall)")
+        sdk_floor = by_name.get("the SDK alone, 2 requests")
+        if sdk_floor:
+            lines.append(f"the SDK alone / Claude Code: {sdk_floor['median_ms'] / pair[1]['median_ms']:.2f}x wall "
+                         f"(the floor of an SDK-based client); cc / the SDK alone: "
+                         f"{pair[0]['median_ms'] / sdk_floor['median_ms']:.2f}x")
     lines.append("print mode, from the result written to the process gone, its background requests slow: "
                  + ", ".join(f"{name} {ms:.0f} ms" for name, ms in results["result_to_exit_ms"].items()))
     it = results["importtime"]
@@ -378,6 +421,8 @@ def main(argv: list[str] | None = None) -> int:
             who = agents(args.claude)
             who[0] = Agent("cc", (py, "-m", "cc"))
             timings += bench_print(who, args.runs, args.warmup, tmp)
+            say("the SDK alone: load it, stream two requests ...")
+            timings.append(bench_sdk_floor(py, args.runs, args.warmup, tmp))
             say("print mode: from the result to the exit, background requests slow ...")
             exit_gap = bench_exit(who, min(args.runs, 3), tmp)
             say("python -c 'import anthropic' ...")

@@ -15,6 +15,7 @@ reach their agent through the context's `engine_ref`, bound once the engine exis
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from pathlib import Path
@@ -43,6 +44,7 @@ def run(argv: list[str] | None = None) -> int:
     parser = build_parser()
     subcommand = find_subcommand(argv, parser)
     if subcommand is not None:  # `mcp list` and the like: handled here, not by the model
+        gc.enable()  # (no model client comes to end start-up; `mcp serve` runs on and on)
         return run_subcommand(*subcommand)
     args = parser.parse_args(argv)
     if problem := _resume_flags_problem(args):
@@ -459,6 +461,9 @@ def _warn(warnings: Sequence[str]) -> None:
 
 
 def main() -> None:
+    # Start-up allocates much and frees little: the collector's passes meanwhile are
+    # wasted work. It runs again once the SDK is loaded (cc.core.client.start_up_over).
+    gc.disable()
     try:
         code = run()
     except Exception as exc:  # noqa: BLE001 - the one place a surprise is caught

@@ -74,11 +74,20 @@ def prefetch_sdk() -> None:
 def _import_sdk() -> None:
     from cc.core import sdk
 
-    sdk.warm(sdk.load())
-    # What start-up made (the SDK, its pydantic validators, ours) lives as long as the
-    # process: kept out of the garbage collector's full passes, which otherwise walked it
-    # all, 30-190 ms at a time on the event loop (a key typed meanwhile waited for it).
+    try:
+        sdk.warm(sdk.load())
+    finally:
+        start_up_over()
+
+
+def start_up_over() -> None:
+    """Start-up is over (the SDK is loaded and warm). What it made (the SDK, its pydantic
+    validators, ours) lives as long as the process: it is kept out of the garbage
+    collector's full passes, which otherwise walked it all, 30-190 ms at a time on the
+    event loop. The collector, off while start-up allocates much and frees little
+    (`cc.main.main`: some 10% of a print run's CPU), runs again from here."""
     gc.freeze()
+    gc.enable()
 
 
 def _sdk() -> SDK:
@@ -87,7 +96,10 @@ def _sdk() -> SDK:
 
     if _prefetch is not None and _prefetch is not threading.current_thread():
         _prefetch.join(PREFETCH_WAIT_S)  # bounded: a stuck warm-up must not hold the call
-    return sdk.load()
+    loaded = sdk.load()
+    if not gc.isenabled():  # (a request with no prefetch before it)
+        start_up_over()
+    return loaded
 
 
 @dataclass

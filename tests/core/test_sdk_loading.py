@@ -112,3 +112,21 @@ def test_the_warm_up_plays_offline_and_leaves_the_sdk_ready_for_a_real_call() ->
         print(json.dumps({"before": before, "said": said, "shared": sdk.tls() is sdk.tls()}))
     """ % str(REPO))
     assert out == {"before": 0, "said": "hello", "shared": True}
+
+
+def test_the_collector_off_during_start_up_runs_again_once_the_sdk_is_warm() -> None:
+    """`cc.main.main` turns the garbage collector off for start-up; the prefetch turns it
+    back on (with start-up's objects frozen), and so does a request that had no prefetch."""
+    out = _run("""
+        import gc, json
+        from cc.core import client
+        gc.disable()
+        client.prefetch_sdk()
+        client._prefetch.join(120)
+        after_prefetch = gc.isenabled()
+        gc.disable()
+        client._sdk()
+        print(json.dumps({"prefetch": after_prefetch, "request": gc.isenabled(),
+                          "frozen": gc.get_freeze_count() > 0}))
+    """)
+    assert out == {"prefetch": True, "request": True, "frozen": True}
