@@ -328,7 +328,10 @@ async def test_interrupt_during_tools_leaves_a_valid_conversation(
     wait = WaitTool()
     engine = make_engine(fake_api, tmp_path, wait)
     task = asyncio.create_task(collect(engine.submit("slow")))
-    await wait_for_async(lambda: wait.log, what="the tool starting")
+    # The read-only call starts as its block completes, maybe before the message ends:
+    # wait for both (an interrupt before the end keeps only the text shown; see below).
+    await wait_for_async(lambda: wait.log and len(engine.messages) == 2,
+                         what="the tool starting, its message whole")
     task.cancel()  # what Esc does to the running turn
     with pytest.raises(asyncio.CancelledError):
         await task
