@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from cc.core.sdk import SDK
 
 _EPHEMERAL: dict[str, Any] = {"type": "ephemeral"}
-#: The API's own stream events (the SDK adds derived ones such as "text").
+#: The Messages API's stream events (the SDK's stream also yields other APIs' kinds).
 _RAW_EVENTS = frozenset({
     "message_start", "message_delta", "message_stop",
     "content_block_start", "content_block_delta", "content_block_stop",

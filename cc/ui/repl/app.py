@@ -96,11 +96,8 @@ class _Start:
             return
         repl = self.repl = Repl(self.screen, opened.session, opened.services)
         self.screen.attach(repl)
-        if self.first and self.first.strip():
-            from cc.session.history import append_history
-
-            append_history(opened.session.config_dir, self.first, self.screen.cwd,
-                           repl.session_id())
+        if self.first and self.first.strip() and self.screen.history is not None:
+            self.screen.history.store_string(self.first)  # (it was not typed in the box)
         await repl.work(opened.notes)
 
     async def _failed(self, exc: Exception) -> None:
