@@ -204,8 +204,9 @@ def bench_print(agents_: list[Agent], n: int, warmup: int, tmp: Path) -> list[Fi
             for agent in agents_]
 
 
-#: The floor of any client built on the SDK: load it (as cc does, lazily), then the two
-#: streamed requests of the print-mode case, read with the SDK's own stream, nothing else.
+#: The floor of any client built on the SDK: load it and make the print-mode case's two
+#: streamed requests as cc does (lazily, through the client's own `post`), read with the
+#: SDK's own stream, nothing else.
 _SDK_FLOOR = """
 import asyncio, os
 from cc.core import sdk
@@ -214,8 +215,8 @@ async def main():
     client = loaded.AsyncAnthropic(base_url=os.environ["ANTHROPIC_BASE_URL"], max_retries=0)
     messages = [{"role": "user", "content": "what does README.md say?"}]
     for _ in range(2):
-        stream = await client.messages.create(model="claude-sonnet-5-5", max_tokens=1024,
-                                              messages=messages, stream=True)
+        stream = await loaded.create_message(client, {"model": "claude-sonnet-5-5", "max_tokens": 1024,
+                                                      "messages": messages}, stream=True)
         async with stream:
             async for event in stream:
                 pass

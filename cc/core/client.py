@@ -212,25 +212,6 @@ def with_message_breakpoint(messages: list[dict[str, Any]],
     return out
 
 
-#: Params the SDK's per-request transform would walk (they are already in wire format).
-_WIRE_READY = ("messages", "system", "tools", "thinking", "output_config",
-               "context_management", "metadata")
-
-
-def sdk_arguments(params: dict[str, Any]) -> dict[str, Any]:
-    """`messages.stream()` arguments that carry the bulky params in `extra_body`.
-
-    The SDK recursively transforms every TypedDict param on every request, which
-    costs about a millisecond per message in the conversation; our payload is
-    already exactly what the API expects, so it goes in `extra_body`, which the
-    SDK merges into the JSON body as is.
-    """
-    named = {k: v for k, v in params.items() if k not in _WIRE_READY}
-    named["messages"] = []  # required by the signature; replaced by extra_body
-    named["extra_body"] = {k: params[k] for k in _WIRE_READY if k in params}
-    return named
-
-
 def client_headers(env: dict[str, str] | None = None) -> dict[str, str]:
     """The headers of every request: who sends it, and ANTHROPIC_CUSTOM_HEADERS (one
     `Name: value` per line)."""
@@ -292,7 +273,7 @@ class ModelClient:
         log.debug("request to %s: model %s, max_tokens %s, %d messages, %d tools (%s dialect)",
                   self.endpoint, params["model"], params["max_tokens"],
                   len(params["messages"]), len(params.get("tools", ())), dialect.name)
-        return sdk_arguments(params)
+        return params
 
     def _refused(self, exc: Exception, dialect: Dialect, yielded: bool) -> bool:
         """Whether `exc` says the endpoint does not take what `dialect` sent (then the
@@ -338,10 +319,10 @@ class ModelClient:
     ]:
         from cc.core import sdk
 
-        errors = sdk.load()
+        loaded = sdk.load()
         client = self._client()
         message = Accumulated()
-        stream = await client.messages.create(**self._params(request, dialect), stream=True)
+        stream = await loaded.create_message(client, self._params(request, dialect), stream=True)
         async with stream:
             open_blocks: set[int] = set()
             ended = False
@@ -375,7 +356,7 @@ class ModelClient:
                         call = None
                     elif event.type == "message_stop":
                         ended = True
-            except errors.APIStatusError:
+            except loaded.APIStatusError:
                 raise  # an `error` event in the stream: the retry module reads its type
             except Exception as exc:  # noqa: BLE001 - whatever breaks a begun stream voids it
                 raise StreamBrokenError(
@@ -400,13 +381,12 @@ class ModelClient:
         """The same call without streaming: the message arrives whole, then is replayed."""
         from cc.core import sdk
 
-        errors = sdk.load()
+        loaded = sdk.load()
         client = self._client()
         try:
-            final = await client.messages.create(
-                **self._params(request, dialect), timeout=NON_STREAMING_TIMEOUT_S
-            )
-        except (errors.APIStatusError, errors.APIConnectionError):
+            final = await loaded.create_message(client, self._params(request, dialect),
+                                                stream=False, timeout=NON_STREAMING_TIMEOUT_S)
+        except (loaded.APIStatusError, loaded.APIConnectionError):
             raise
         except Exception as exc:  # noqa: BLE001 - a garbled body is a broken response
             raise StreamBrokenError(

@@ -64,10 +64,31 @@ class SDK:
     BadRequestError: type[anthropic.BadRequestError]
     #: The SDK's own HTTP client class, with its timeouts, limits and keep-alive.
     DefaultAsyncHttpxClient: type[httpx.AsyncClient]
+    #: What a Messages call answers: the whole message, or a stream of its events.
+    Message: type[Any]
+    MessageStream: type[Any]
 
     def http_client(self) -> httpx.AsyncClient:
         """An HTTP client as the SDK would make, sharing one TLS context (`tls()`)."""
         return self.DefaultAsyncHttpxClient(verify=tls())
+
+    async def create_message(self, client: anthropic.AsyncAnthropic, params: dict[str, Any],
+                             *, stream: bool, timeout: float | None = None) -> Any:
+        """`POST /v1/messages` through the client's own request machinery (its headers,
+        auth, timeouts, errors and SSE decoding), as `client.messages.create` does once
+        it has built the body. `params` is the body, already in wire form, plus
+        `extra_headers`. The Messages resource itself is not needed: importing it brings
+        the SDK's stream and parse helpers and every param type, about 290 modules that a
+        cc request never uses."""
+        body = {k: v for k, v in params.items() if k != "extra_headers"}
+        if stream:
+            body["stream"] = True
+        options: dict[str, Any] = {"headers": params.get("extra_headers") or {}}
+        if timeout is not None:
+            options["timeout"] = timeout
+        return await client.post("/v1/messages", body=body, cast_to=self.Message,
+                                 options=options,  # type: ignore[arg-type]  # RequestOptions
+                                 stream=stream, stream_cls=self.MessageStream)
 
 
 def tls() -> ssl.SSLContext:
@@ -106,23 +127,24 @@ def _import() -> SDK:
     try:
         from anthropic._client import AsyncAnthropic
         from anthropic._exceptions import APIConnectionError, APIStatusError, BadRequestError
+        from anthropic._streaming import AsyncStream
         from anthropic._utils._logs import setup_logging
 
-        # What the first call needs (the client makes it on first use): the Messages
-        # resource, with the stream helpers and the message types. A prefetch that stops
-        # short of it leaves two thirds of the work to the first request.
-        from anthropic.resources.messages import AsyncMessages  # noqa: F401
+        # What the first call needs: the message and its stream events' types.
+        from anthropic.types.message import Message
+        from anthropic.types.raw_message_stream_event import RawMessageStreamEvent
     except (ImportError, AttributeError):  # a layout this module does not know
         import anthropic
 
         return SDK(anthropic.AsyncAnthropic, anthropic.APIStatusError,
                    anthropic.APIConnectionError, anthropic.BadRequestError,
-                   anthropic.DefaultAsyncHttpxClient)
+                   anthropic.DefaultAsyncHttpxClient, anthropic.types.Message,
+                   anthropic.AsyncStream[anthropic.types.RawMessageStreamEvent])
     from anthropic._base_client import DefaultAsyncHttpxClient
 
     setup_logging()  # what the top package's __init__ does first: honours ANTHROPIC_LOG
     return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError,
-               DefaultAsyncHttpxClient)
+               DefaultAsyncHttpxClient, Message, AsyncStream[RawMessageStreamEvent])
 
 
 #: How a lazy package finds one of its names: (module, name there), or an expression over
@@ -195,10 +217,9 @@ def warm(loaded: SDK) -> None:
         client = loaded.AsyncAnthropic(api_key="warm-up", base_url="http://warm-up.invalid",
                                        http_client=http, max_retries=0)
         try:
-            stream = await client.messages.create(
-                model="warm-up", max_tokens=1, messages=[{"role": "user", "content": "."}],
-                stream=True,
-            )
+            stream = await loaded.create_message(
+                client, {"model": "warm-up", "max_tokens": 1,
+                         "messages": [{"role": "user", "content": "."}]}, stream=True)
             message = Accumulated()
             async with stream:
                 async for event in stream:
