@@ -45,8 +45,10 @@ def run(argv: list[str] | None = None) -> int:
     subcommand = find_subcommand(argv, parser)
     if subcommand is not None:  # `mcp list` and the like: handled here, not by the model
         gc.enable()  # (no model client comes to end start-up; `mcp serve` runs on and on)
+        _cache_dataclasses()
         return run_subcommand(*subcommand)
     args = parser.parse_args(argv)
+    _cache_dataclasses()  # (after --version and --help, which make none)
     if problem := _resume_flags_problem(args):
         print(f"Error: {problem}", file=sys.stderr)
         return 1
@@ -64,6 +66,12 @@ def run(argv: list[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+
+
+def _cache_dataclasses() -> None:
+    from cc import dataclass_cache
+
+    dataclass_cache.install()
 
 
 def _debug_log(args: argparse.Namespace) -> None:
@@ -473,4 +481,7 @@ def main() -> None:
     # teardown of the SDK's thousands of modules (about 0.3 s per run).
     sys.stdout.flush()
     sys.stderr.flush()
+    from cc import dataclass_cache
+
+    dataclass_cache.save()  # (only when this run compiled something new)
     os._exit(code)
