@@ -273,6 +273,7 @@ def _import_session_modules() -> None:
     import cc.mcp.config  # noqa: F401
     import cc.memory.auto_memory  # noqa: F401
     import cc.memory.claude_md  # noqa: F401
+    import cc.memory.worth  # noqa: F401 - (the extractor imports it only when it is made)
     import cc.permissions.checker  # noqa: F401
     import cc.prompts.builder  # noqa: F401
     import cc.prompts.output_styles  # noqa: F401

@@ -37,7 +37,6 @@ from typing import TYPE_CHECKING, Any
 
 from cc.config.env import truthy
 from cc.memory.auto_memory import INDEX
-from cc.memory.worth import typed_prompts, worth_keeping
 from cc.permissions.gate import Decision, HookDecision
 
 if TYPE_CHECKING:
@@ -114,6 +113,8 @@ class ExtractionCoordinator:
         self.idle_seconds = idle_seconds
         #: What decides whether the user's prompts are worth a look (the sign's kind, or
         #: None): `cc.memory.worth.worth_keeping` (the bench swaps in "every turn").
+        from cc.memory.worth import worth_keeping  # (its patterns: not for one-shot runs)
+
         self.judge: Callable[[list[str]], str | None] = worth_keeping
         #: The conversation as the last turn left it, and how many of its messages were
         #: looked at (a resumed conversation's were, in the session it comes from).
@@ -151,6 +152,8 @@ class ExtractionCoordinator:
         self.judged = max(self.seen, min(self.judged, kept))
         self.conversation = now
         if self.waiting is None:
+            from cc.memory.worth import typed_prompts
+
             self.waiting = self.judge(typed_prompts(now[self.judged:]))
         self.judged = len(now)
         if self.waiting is not None:
