@@ -400,11 +400,12 @@ def main(argv: list[str] | None = None) -> int:
     py = args.python
     # An installed cc has its bytecode: pip compiles it at install time. A checkout may not
     # (an editable install, PYTHONDONTWRITEBYTECODE), and compiling 300 modules on every
-    # run would swamp what is measured. The same goes for the dataclasses' compiled
-    # methods, which cc's first run writes beside its bytecode (cc/dataclass_cache.py).
+    # run would swamp what is measured. The same goes for what cc's first run writes
+    # beside its bytecode: the dataclasses' compiled methods and the tools' definitions
+    # (cc/precompile.py).
     subprocess.run([py, "-m", "compileall", "-q", str(REPO / "cc")], check=True,
                    stdout=subprocess.DEVNULL)
-    subprocess.run([py, "-m", "cc.dataclass_cache"], check=True, cwd=REPO)
+    subprocess.run([py, "-m", "cc.precompile"], check=True, cwd=REPO)
     with tempfile.TemporaryDirectory(prefix="cc-bench-") as tmpdir:
         tmp = Path(tmpdir)
         neutral = tmp / "cwd"  # not the repo root: import cc as installed

@@ -12,8 +12,8 @@ text with the same globals and closure values.
 The code objects live in one file beside cc's bytecode (`cc/__pycache__`), keyed by a
 hash of the text, and `save()` writes it once a run has compiled something new (the
 first run after an install or an upgrade), unless bytecode is not to be written
-(PYTHONDONTWRITEBYTECODE). `python -m cc.dataclass_cache` writes it for every module of
-cc at once, as `compileall` does bytecode. Anything unexpected (another Python, a file
+(PYTHONDONTWRITEBYTECODE). `compile_all()` (`python -m cc.precompile`) writes it for
+every module of cc at once, as `compileall` does bytecode. Anything unexpected (another Python, a file
 that does not load, a directory that cannot be written) leaves dataclasses to the stdlib.
 """
 
@@ -152,6 +152,3 @@ def compile_all() -> int:
     save(asked=True)
     return failed
 
-
-if __name__ == "__main__":
-    sys.exit(1 if compile_all() else 0)

@@ -482,7 +482,15 @@ def main() -> None:
     # teardown of the SDK's thousands of modules (about 0.3 s per run).
     sys.stdout.flush()
     sys.stderr.flush()
-    from cc import dataclass_cache
-
-    dataclass_cache.save()  # (only when this run compiled something new)
+    _keep_caches()
     os._exit(code)
+
+
+def _keep_caches() -> None:
+    """What this run made that later runs can reuse (written only when something is new;
+    `cc.precompile` makes it all at once)."""
+    from cc import dataclass_cache
+    from cc.tools import definition_cache
+
+    dataclass_cache.save()
+    definition_cache.SHARED.save()

@@ -140,10 +140,9 @@ class Toolset:
         for entry in self.registry.entries():
             if entry.deferred and entry.name not in loaded:
                 continue
-            tool = self.registry.get(entry.name)
-            if tool is None:
+            definition = self.registry.definition(entry.name)
+            if definition is None:
                 continue
-            definition = tool.api_definition()
             if entry.deferred:
                 definition = {**definition, "defer_loading": True}
             out.append(definition)

@@ -160,6 +160,9 @@ class Tool:
     aliases: ClassVar[tuple[str, ...]] = ()
     #: Name of the description file under cc/prompts/tools/ (default: `<name>.md`).
     description_file: ClassVar[str | None] = None
+    #: Whether the definition follows from the code alone though a method making it is
+    #: overridden (`cc.tools.definition_cache` keeps it between runs then).
+    fixed_definition: ClassVar[bool] = False
 
     def is_read_only(self, inp: ToolInput) -> bool:
         return False

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cc.tools import definition_cache
 from cc.tools.base import Tool
 
 if TYPE_CHECKING:
@@ -122,13 +123,31 @@ class ToolRegistry:
     def names(self) -> list[str]:
         return list(self._entries)
 
+    def definition(self, name: str) -> dict[str, Any] | None:
+        """The tool's full definition. A built-in tool not built yet is not: its definition
+        as kept from an earlier run (`cc.tools.definition_cache`) is enough."""
+        key = self._aliases.get(name, name)
+        entry = self._entries.get(key)
+        lazy = entry is not None and bool(entry.module)
+        if lazy and key not in self._tools:
+            kept = definition_cache.SHARED.cached(key)
+            if kept is not None:
+                return kept
+        tool = self.get(key)
+        if tool is None:
+            return None
+        definition = tool.api_definition()
+        if lazy:
+            definition_cache.SHARED.keep(tool, definition)
+        return definition
+
     def api_definitions(self) -> list[dict[str, Any]]:
-        """Every tool's full definition, in order (every module imported); built once,
-        rebuilt when the set changes."""
+        """Every tool's full definition, in order; built once, rebuilt when the set
+        changes."""
         self._entries  # noqa: B018 - notices a change of the sources
         if self._definitions is None:
-            self._definitions = [t.api_definition() for n in self._entries
-                                 if (t := self.get(n)) is not None]
+            self._definitions = [d for n in self._entries
+                                 if (d := self.definition(n)) is not None]
         return self._definitions
 
     def __contains__(self, name: object) -> bool:

@@ -29,6 +29,7 @@ class TodoWriteInput(ToolInput):
 class TodoWriteTool(Tool):
     name = "TodoWrite"
     input_model: ClassVar[type[ToolInput]] = TodoWriteInput
+    fixed_definition: ClassVar[bool] = True  # (its schema, inlined, is fixed all the same)
 
     def is_concurrency_safe(self, inp: ToolInput) -> bool:
         return False  # two lists at once: the last one would win by chance
