@@ -111,10 +111,10 @@ class ExtractionCoordinator:
         self.host = host
         #: How long the session must sit idle before waiting turns are looked at.
         self.idle_seconds = idle_seconds
-        #: What decides whether the user's prompts are worth a look (the sign's kind, or
-        #: None): `cc.memory.worth.worth_keeping` (the bench swaps in "every turn").
         from cc.memory.worth import worth_keeping  # (its patterns: not for one-shot runs)
 
+        #: What decides whether the user's prompts are worth a look (the sign's kind, or
+        #: None): `cc.memory.worth.worth_keeping` (the bench swaps in "every turn").
         self.judge: Callable[[list[str]], str | None] = worth_keeping
         #: The conversation as the last turn left it, and how many of its messages were
         #: looked at (a resumed conversation's were, in the session it comes from).
