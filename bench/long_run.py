@@ -15,7 +15,8 @@ cc and by Claude Code; default here 100,000 tokens) brings the window within rea
 cheap trims (cc/compact/micro.py) keep its context low enough for one compaction in 500
 rounds there (`--window 80000` gives four), Claude Code compacts about every 40 rounds.
 
-Printed: total wall time and the process's CPU time (user + system); the fake's own time
+Printed: total wall time and the process's CPU time (user + system, its tools' processes
+included; at its last request, its own and its tools' apart, from /proc); the fake's own time
 (from reading a request to the end of its answer); harness time (wall minus the fake's), per round and per 100 rounds beside the
 mean request size (growth must be no worse than linear in the conversation: with
 compaction keeping the context bounded, the last 100 rounds may cost at most twice the
@@ -129,6 +130,8 @@ class Run:
     rewrites: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     just_compacted: bool = False
+    #: (own, children's) CPU seconds of the process when its last request came (`proc_cpu`).
+    cpu_at_end: tuple[float, float] = (0.0, 0.0)
 
     def answer(self, body: dict[str, Any]) -> Reply:
         with self.lock:
@@ -154,6 +157,7 @@ class Run:
             if n % BUCKET == 0:
                 self.rss_samples.append((n, rss))
             if n >= self.rounds:
+                self.cpu_at_end = proc_cpu(self.pid)
                 return Reply([text("done")])
             return Reply([call(n, self.files, self.project)])
 
@@ -182,6 +186,19 @@ def vm_rss(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     return 0
+
+
+def proc_cpu(pid: int) -> tuple[float, float]:
+    """The user + system CPU seconds of `pid` itself, and of its children it has reaped
+    (the tools' processes), from /proc (0 if it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    # utime, stime, cutime, cstime: fields 14-17 of stat(5), 12-15 after "pid (comm)"
+    own, children = int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+    return own / tick, children / tick
 
 
 def run(argv: list[str], rounds: int, window: int, seed: int,
@@ -332,6 +349,8 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: f
         "harness_ms_per_round": round(1000 * (wall - fake_s) / max(1, state.main_requests), 2),
         "startup_s": round(startup, 2),
         "cpu_s": round(cpu, 2),
+        "cpu_own_s": round(state.cpu_at_end[0], 2),
+        "cpu_children_s": round(state.cpu_at_end[1], 2),
         "buckets": buckets,
         "peak_rss_mb": round(maxrss_kb / 1024, 1),
         "rss_mb_after_compactions": [(n, round(kb / 1024, 1)) for n, kb in state.rss_after_compaction],
@@ -368,7 +387,8 @@ def show(name: str, f: dict[str, Any]) -> None:
     print(f"  wall {f['wall_s']:.2f} s   fake {f['fake_s']:.2f} s   harness {f['harness_s']:.2f} s "
           f"({f['harness_ms_per_round']:.2f} ms per round)")
     print(f"  cpu {f['cpu_s']:.2f} s (the process's own user + system time, steadier than wall "
-          "on a busy machine)")
+          "on a busy machine, its tools' processes included); at the last request: its own "
+          f"{f['cpu_own_s']:.2f} s, its tools' {f['cpu_children_s']:.2f} s")
     print(f"  start-up to the first request {f['startup_s']:.2f} s; per 100 rounds after it: "
           "harness ms/round (mean, median), mean request KB")
     for b in f["buckets"]:
