@@ -241,12 +241,16 @@ def _plan_dedupe(messages: list[Message], cwd: str | Path) -> list[_Edit]:
         if not isinstance(msg, AssistantMessage):
             continue
         uses = msg.tool_uses
+        if not uses:
+            continue
         changed = [_changed_path(u, cwd) for u in uses if u.name not in _NO_CHANGE_TOOLS]
         _forget(newest, changed)
         for use in uses:
+            if use.name != "Read":
+                continue
             result = results.get(use.id)
             path = _field(use.input, "file_path")
-            if use.name != "Read" or result is None or result.is_error or path is None:
+            if result is None or result.is_error or path is None:
                 continue
             if _is_cleared(result.content):
                 continue
@@ -311,9 +315,10 @@ def _current_turn_start(messages: list[Message]) -> int:
     """Index of the last real prompt: a user message, not meta, not only tool results."""
     for i in range(len(messages) - 1, -1, -1):
         msg = messages[i]
-        if (isinstance(msg, UserMessage) and not msg.is_meta
-                and any(not isinstance(b, ToolResultBlock) for b in msg.content)):
-            return i
+        if isinstance(msg, UserMessage) and not msg.is_meta:
+            for b in msg.content:
+                if not isinstance(b, ToolResultBlock):
+                    return i
     return 0
 
 
