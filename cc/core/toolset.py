@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cc.config.env import truthy
 from cc.models.content_blocks import TextBlock, ToolResultBlock
@@ -221,7 +221,7 @@ def without_references(messages: list[dict[str, Any]], keep: set[str] | frozense
     return out
 
 
-def _carries_listed_result(content: object) -> bool:
+def _carries_listed_result(content: object) -> TypeGuard[list[Any]]:
     """Whether `content` is a list holding a tool_result whose content is a list (where a
     `tool_reference` can be): a plain loop, run on every message of every request."""
     if not isinstance(content, list):
