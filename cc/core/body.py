@@ -20,7 +20,8 @@ does not see is the order of an object's keys; two objects that differ only in i
 the same JSON object (RFC 8259), so what is sent means the same.
 
 A body that is not plain JSON (a value of another type, a float JSON has no spelling
-for) gets None: the caller lets the SDK's encoder, which takes more, do it as before.
+for, a value that holds itself) gets None: the caller lets the SDK's encoder, which takes
+more (and words its errors its own way), do it as before.
 
 Conversations are told apart by their first message: the encoder keeps the parts of a
 few (`LANES`, the least recently used dropped), so a sub-agent's or a side request's
@@ -118,7 +119,7 @@ class BodyEncoder:
         """`body` as the SDK's encoder would encode it; None if it is not plain JSON."""
         try:
             return self._encode(body)
-        except (NotPlain, ValueError):
+        except (NotPlain, ValueError, RecursionError):  # (a value that holds itself)
             return None
 
     def _encode(self, body: Mapping[str, Any]) -> bytes:

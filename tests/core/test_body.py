@@ -132,6 +132,9 @@ def test_what_json_cannot_take_is_left_to_the_sdk() -> None:
     assert encoder.encode({"messages": [{"role": "user", "content": ("a", "tuple")}]}) is None
     assert encoder.encode({"temperature": float("nan")}) is None
     assert encoder.encode({1: "a key that is no string"}) is None  # type: ignore[dict-item]
+    loop: dict[str, Any] = {"role": "user"}
+    loop["content"] = [loop]
+    assert encoder.encode({"messages": [loop]}) is None
 
 
 # --- through the client, against the fake -----------------------------------------------
