@@ -15,7 +15,8 @@ cc and by Claude Code; default here 100,000 tokens) brings the window within rea
 cheap trims (cc/compact/micro.py) keep its context low enough for one compaction in 500
 rounds there (`--window 80000` gives four), Claude Code compacts about every 40 rounds.
 
-Printed: total wall time and the process's CPU time (user + system); the fake's own time
+Printed: total wall time and the process's CPU time (user + system, its tools' processes
+included; at its last request, its own and its tools' apart, from /proc); the fake's own time
 (from reading a request to the end of its answer); harness time (wall minus the fake's), per round and per 100 rounds beside the
 mean request size (growth must be no worse than linear in the conversation: with
 compaction keeping the context bounded, the last 100 rounds may cost at most twice the
@@ -25,6 +26,17 @@ bytes and tokens sent; the number of compactions; and the transcript check: at e
 request the fake receives, each `.jsonl` under `<config>/projects/` is read, and the
 bytes seen before must be a prefix of the bytes now (a transcript only appends; a line
 rewritten is reported with its number). Exit status 1 if a check fails.
+
+The floor: after cc's session, bench/floor_client.py sends the same request bodies again,
+in order, through the SDK's client (as bytes, so no encoding at all), reads each streamed
+answer through the SDK and runs each tool call the cheapest way (Read in-process, Bash
+as `bash -c`, Grep as one `rg`), against a fresh fake that answers it as it answered cc.
+Its wall time, with the fake's time on cc's session in place of the fake's time on the
+replay (which has no transcripts to check), is the floor: what no client built on the
+SDK, running these tools, could go below on this machine. It is printed with its parts
+(start-up, requests, the SDK's own ms per request, tools, the fake's JSON parsing of the
+bodies, which falls in every client's harness time) and, with `--claude`, its ratio to
+Claude Code's wall time beside cc's. `--no-floor` skips it.
 
 Both run with a temporary HOME and CLAUDE_CONFIG_DIR as a returning user who trusts the
 project (`bench.agents.prepare` and `env_for`: CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1,
@@ -118,6 +130,8 @@ class Run:
     rewrites: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     just_compacted: bool = False
+    #: (own, children's) CPU seconds of the process when its last request came (`proc_cpu`).
+    cpu_at_end: tuple[float, float] = (0.0, 0.0)
 
     def answer(self, body: dict[str, Any]) -> Reply:
         with self.lock:
@@ -143,6 +157,7 @@ class Run:
             if n % BUCKET == 0:
                 self.rss_samples.append((n, rss))
             if n >= self.rounds:
+                self.cpu_at_end = proc_cpu(self.pid)
                 return Reply([text("done")])
             return Reply([call(n, self.files, self.project)])
 
@@ -173,10 +188,24 @@ def vm_rss(pid: int) -> int:
     return 0
 
 
+def proc_cpu(pid: int) -> tuple[float, float]:
+    """The user + system CPU seconds of `pid` itself, and of its children it has reaped
+    (the tools' processes), from /proc (0 if it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    # utime, stime, cutime, cstime: fields 14-17 of stat(5), 12-15 after "pid (comm)"
+    own, children = int(fields[11]) + int(fields[12]), int(fields[13]) + int(fields[14])
+    return own / tick, children / tick
+
+
 def run(argv: list[str], rounds: int, window: int, seed: int,
-        extra_env: dict[str, str], strict: bool = True) -> dict[str, Any]:
+        extra_env: dict[str, str], strict: bool = True, floor: bool = False) -> dict[str, Any]:
     """One session; `strict`: the fake's request checks must all pass (Claude Code's
-    requests put `system` messages among the turns, which the fake's checks refuse)."""
+    requests put `system` messages among the turns, which the fake's checks refuse);
+    `floor`: then the floor client replays its bodies (`floor_run`)."""
     with tempfile.TemporaryDirectory() as tmp, FakeAPI() as api:
         base = Path(tmp)
         project = base / "project"
@@ -204,7 +233,66 @@ def run(argv: list[str], rounds: int, window: int, seed: int,
         if strict:
             api.assert_clean()
         cpu = usage.ru_utime + usage.ru_stime
-        return figures(state, api.requests, t0, wall, cpu, usage.ru_maxrss, result)
+        f = figures(state, api.requests, t0, wall, cpu, usage.ru_maxrss, result)
+        if floor:
+            f["floor"] = floor_run(base, state, api.requests, home, window, f["fake_s"])
+        return f
+
+
+def floor_run(base: Path, first: Run, requests: list[Recorded], home: Path, window: int,
+              fake_s: float) -> dict[str, Any]:
+    """bench/floor_client.py replaying the bodies of `requests` (a session `first` saw)
+    against a fresh fake that answers them as it did then, its tools run in the same
+    project. `floor_s` is its wall time with the fake's time on the first session
+    (`fake_s`, transcript checks included) in place of the fake's time on the replay: no
+    client sending these bodies and running these tools through the SDK could take less."""
+    messages = sorted((r for r in requests if r.path == "/v1/messages"), key=lambda r: r.at)
+    bodies = base / "floor-bodies"
+    with bodies.open("wb") as f:  # as the SDK would encode them
+        for r in messages:
+            data = json.dumps(r.body, ensure_ascii=False, separators=(",", ":")).encode()
+            f.write(len(data).to_bytes(8, "big") + data)
+    config = base / "floor-config"
+    config.mkdir()
+    state = Run(first.rounds, first.files, first.project, config)
+    with FakeAPI() as api:
+        api.script(*[Dynamic(state.answer)] * (len(messages) + 10))
+        env = env_for(api, config, home, as_anthropic=False, PYTHONPATH=str(ROOT),
+                      CLAUDE_CODE_AUTO_COMPACT_WINDOW=str(window))
+        out = base / "floor-stdout"
+        with out.open("wb") as o:
+            t0 = time.time()
+            proc = subprocess.Popen([sys.executable, str(ROOT / "bench" / "floor_client.py"),
+                                     str(bodies)], cwd=first.project, env=env,
+                                    stdin=subprocess.DEVNULL, stdout=o, stderr=subprocess.PIPE)
+            state.pid = proc.pid
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = time.time() - t0
+        assert proc.stderr is not None
+        err = proc.stderr.read().decode(errors="replace")
+        proc.stderr.close()
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise SystemExit(f"the floor client failed:\n{err[-2000:]}")
+        if state.kinds != first.kinds:
+            raise SystemExit("the fake answered the floor client otherwise than the session")
+        api.assert_clean()
+        replay = sorted(api.requests, key=lambda r: r.at)
+    client = json.loads(out.read_text())
+    replay_fake = sum((r.answered or r.at) - r.at for r in replay)
+    replay_parse = sum(r.parse_s for r in replay)
+    return {
+        "wall_s": round(wall, 2),
+        "cpu_s": round(usage.ru_utime + usage.ru_stime, 2),
+        "startup_s": round(replay[0].at - t0, 2),
+        "sdk_loaded_s": round(client["sdk_loaded_s"], 2),
+        "requests_s": round(client["requests_s"], 2),
+        "tools_s": round(client["tools_s"], 2),
+        "fake_s": round(replay_fake, 2),
+        "fake_parse_s": round(replay_parse, 2),
+        "sdk_ms_per_request": round(1000 * (client["requests_s"] - replay_fake - replay_parse)
+                                    / len(replay), 2),
+        "floor_s": round(wall - replay_fake + fake_s, 2),
+    }
 
 
 def _result(stdout: str, stderr: str, code: int) -> dict[str, Any]:
@@ -250,6 +338,7 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: f
                         "mean_request_kb": round(statistics.mean(size) / 1024, 1)})
     sent = sum(r.size for r in messages)
     return {
+        "fake_parse_s": round(sum(r.parse_s for r in messages), 2),
         "rounds": state.main_requests - 1,
         "requests": {"main": kinds.count("main"), "summary": kinds.count("summary"),
                      "side": kinds.count("side"), "other_paths": len(reqs) - len(messages)},
@@ -260,6 +349,8 @@ def figures(state: Run, requests: list[Recorded], t0: float, wall: float, cpu: f
         "harness_ms_per_round": round(1000 * (wall - fake_s) / max(1, state.main_requests), 2),
         "startup_s": round(startup, 2),
         "cpu_s": round(cpu, 2),
+        "cpu_own_s": round(state.cpu_at_end[0], 2),
+        "cpu_children_s": round(state.cpu_at_end[1], 2),
         "buckets": buckets,
         "peak_rss_mb": round(maxrss_kb / 1024, 1),
         "rss_mb_after_compactions": [(n, round(kb / 1024, 1)) for n, kb in state.rss_after_compaction],
@@ -296,7 +387,8 @@ def show(name: str, f: dict[str, Any]) -> None:
     print(f"  wall {f['wall_s']:.2f} s   fake {f['fake_s']:.2f} s   harness {f['harness_s']:.2f} s "
           f"({f['harness_ms_per_round']:.2f} ms per round)")
     print(f"  cpu {f['cpu_s']:.2f} s (the process's own user + system time, steadier than wall "
-          "on a busy machine)")
+          "on a busy machine, its tools' processes included); at the last request: its own "
+          f"{f['cpu_own_s']:.2f} s, its tools' {f['cpu_children_s']:.2f} s")
     print(f"  start-up to the first request {f['startup_s']:.2f} s; per 100 rounds after it: "
           "harness ms/round (mean, median), mean request KB")
     for b in f["buckets"]:
@@ -308,6 +400,18 @@ def show(name: str, f: dict[str, Any]) -> None:
           f"(largest request {f['largest_request_kb']} KB)")
     print(f"  compactions: {f['compactions']}; transcripts {f['transcripts']}")
     print(f"  transcript rewrites: {f['transcript_rewrites'] or 'none (append-only)'}")
+    if "floor" in f:
+        fl = f["floor"]
+        print(f"  floor (bench/floor_client.py replaying these bodies): {fl['floor_s']:.2f} s = "
+              f"its wall {fl['wall_s']:.2f} s - the fake's time on it {fl['fake_s']:.2f} s + "
+              f"the fake's time on this session {f['fake_s']:.2f} s")
+        print(f"    its start-up to the first request {fl['startup_s']:.2f} s (SDK loaded at "
+              f"{fl['sdk_loaded_s']:.2f} s); requests {fl['requests_s']:.2f} s (fake "
+              f"{fl['fake_s']:.2f} s, its parsing {fl['fake_parse_s']:.2f} s, the SDK and "
+              f"loopback {fl['sdk_ms_per_request']:.2f} ms per request); tools "
+              f"{fl['tools_s']:.2f} s; cpu {fl['cpu_s']:.2f} s")
+        print(f"    the fake's JSON parsing of the bodies (in harness time, in the floor too): "
+              f"{f['fake_parse_s']:.2f} s")
 
 
 def main() -> int:
@@ -317,10 +421,13 @@ def main() -> int:
                         help="CLAUDE_CODE_AUTO_COMPACT_WINDOW for the run (tokens)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--claude", metavar="BIN", help="also run Claude Code, and compare")
+    parser.add_argument("--no-floor", action="store_true",
+                        help="skip the floor client's replay of cc's session")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = {"cc": run([sys.executable, "-m", "cc"], args.rounds, args.window, args.seed,
-                         {"CC_DISABLE_MEMORY_EXTRACTION": "1", "PYTHONPATH": str(ROOT)})}
+                         {"CC_DISABLE_MEMORY_EXTRACTION": "1", "PYTHONPATH": str(ROOT)},
+                         floor=not args.no_floor)}
     if args.claude:
         results["claude"] = run([args.claude], args.rounds, args.window, args.seed, {},
                                 strict=False)
@@ -338,6 +445,12 @@ def main() -> int:
                   f"peak memory "
                   f"{c['peak_rss_mb'] / cl['peak_rss_mb']:.2f}x, input bytes "
                   f"{c['input_bytes'] / cl['input_bytes']:.2f}x (target: wall at most 0.25x)")
+            if "floor" in c:
+                floor = c["floor"]["floor_s"]
+                print(f"floor / Claude Code: wall {floor / cl['wall_s']:.2f}x, harness "
+                      f"{(floor - c['fake_s']) / cl['harness_s']:.2f}x (the least any SDK client "
+                      f"could reach here; cc {c['wall_s'] / cl['wall_s']:.2f}x and "
+                      f"{c['harness_s'] / cl['harness_s']:.2f}x)")
         print(f"problems: {problems or 'none'}")
         print(f"load average: {load:.2f}")
     return 1 if problems else 0

@@ -220,6 +220,8 @@ class Recorded:
     #: Wall-clock time (time.time()) when the answer was written whole (None: not yet,
     #: or the connection was cut); `answered - at` is the fake's own time on it.
     answered: float | None = None
+    #: Seconds the fake spent parsing the body's JSON (before `at`).
+    parse_s: float = 0.0
 
 
 # ---------------------------------------------------------------------------------------
@@ -504,16 +506,18 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         api = self.server.api
         raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        parsing = time.perf_counter()
         try:
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {}
+        parse_s = time.perf_counter() - parsing
         headers = {k.lower(): v for k, v in self.headers.items()}
         # A client that reaches the fake as its HTTP proxy names the whole URL (a test of
         # what goes to https://api.anthropic.com sets HTTP_PROXY and an http:// base URL):
         # the host is recorded as the Host header, the path as usual.
         path = urlsplit(self.path).path if "://" in self.path else self.path.split("?")[0]
-        rec = Recorded(path, headers, body, size=len(raw))
+        rec = Recorded(path, headers, body, size=len(raw), parse_s=parse_s)
         index, turn = api._record(rec)
         try:
             if path.startswith("/v1/messages/count_tokens"):

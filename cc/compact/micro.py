@@ -183,7 +183,7 @@ def _plan_snip(
 ) -> list[_Edit]:
     results = _result_blocks(messages)
     old = results[: len(results) - keep_recent] if keep_recent > 0 else results
-    uses = _uses_by_id(messages)
+    uses: dict[str, ToolUseBlock] | None = None  # made when a result is to be cleared
     edits: list[_Edit] = []
     for block in old:
         if id(block) in skip or _is_cleared(block.content):
@@ -191,6 +191,8 @@ def _plan_snip(
         size = _content_tokens(block.content)
         if size <= min_tokens:
             continue
+        if uses is None:
+            uses = _uses_by_id(messages)
         text = (f"{CLEARED_PREFIX} to save context. It was the output of "
                 f"{_describe(uses.get(block.tool_use_id))}; run it again if you need it.]")
         edit = _replace(block, text, size)
@@ -238,12 +240,17 @@ def _plan_dedupe(messages: list[Message], cwd: str | Path) -> list[_Edit]:
     for msg in messages:
         if not isinstance(msg, AssistantMessage):
             continue
-        changed = [_changed_path(u, cwd) for u in msg.tool_uses if u.name not in _NO_CHANGE_TOOLS]
+        uses = msg.tool_uses
+        if not uses:
+            continue
+        changed = [_changed_path(u, cwd) for u in uses if u.name not in _NO_CHANGE_TOOLS]
         _forget(newest, changed)
-        for use in msg.tool_uses:
+        for use in uses:
+            if use.name != "Read":
+                continue
             result = results.get(use.id)
             path = _field(use.input, "file_path")
-            if use.name != "Read" or result is None or result.is_error or path is None:
+            if result is None or result.is_error or path is None:
                 continue
             if _is_cleared(result.content):
                 continue
@@ -268,6 +275,8 @@ def _changed_path(use: ToolUseBlock, cwd: str | Path) -> str | None:
 
 
 def _forget(newest: dict[tuple[str, Any, Any], ToolResultBlock], changed: list[str | None]) -> None:
+    if not changed:
+        return
     if None in changed:
         newest.clear()
         return
@@ -286,6 +295,8 @@ def _plan_thinking(messages: list[Message]) -> list[_Edit]:
     """Edits dropping thinking before the current turn. The last assistant message keeps its
     thinking wherever it is: when the request answers its tool calls, the API wants it."""
     start = _current_turn_start(messages)
+    if start == 0:
+        return []  # the whole conversation is the current turn
     last = max((i for i, m in enumerate(messages) if isinstance(m, AssistantMessage)), default=-1)
     edits: list[_Edit] = []
     for i, msg in enumerate(messages[:start]):
@@ -304,9 +315,10 @@ def _current_turn_start(messages: list[Message]) -> int:
     """Index of the last real prompt: a user message, not meta, not only tool results."""
     for i in range(len(messages) - 1, -1, -1):
         msg = messages[i]
-        if (isinstance(msg, UserMessage) and not msg.is_meta
-                and any(not isinstance(b, ToolResultBlock) for b in msg.content)):
-            return i
+        if isinstance(msg, UserMessage) and not msg.is_meta:
+            for b in msg.content:
+                if not isinstance(b, ToolResultBlock):
+                    return i
     return 0
 
 

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cc.core.accumulate import Accumulated
+from cc.core.body import BodyEncoder
 from cc.core.controls import CONTEXT_1M_BETA, TOOL_SEARCH_BETA, RequestControls
 from cc.core.credentials import Credentials
 from cc.core.dialect import FULL, PLAIN, Dialect, dialect_for, refuses_extensions
@@ -243,6 +244,8 @@ class ModelClient:
         self._config_dir = config_dir
         self._device: str | None = None
         self.dialect = dialect_for(credentials.base_url) if dialect is None else dialect
+        #: Encodes request bodies, reusing the bytes of what earlier ones sent.
+        self._bodies = BodyEncoder()
 
     def _client(self) -> anthropic.AsyncAnthropic:
         if self._sdk is None:
@@ -322,7 +325,8 @@ class ModelClient:
         loaded = sdk.load()
         client = self._client()
         message = Accumulated()
-        stream = await loaded.create_message(client, self._params(request, dialect), stream=True)
+        stream = await loaded.create_message(client, self._params(request, dialect), stream=True,
+                                             bodies=self._bodies)
         async with stream:
             open_blocks: set[int] = set()
             ended = False
@@ -385,7 +389,8 @@ class ModelClient:
         client = self._client()
         try:
             final = await loaded.create_message(client, self._params(request, dialect),
-                                                stream=False, timeout=NON_STREAMING_TIMEOUT_S)
+                                                stream=False, timeout=NON_STREAMING_TIMEOUT_S,
+                                                bodies=self._bodies)
         except (loaded.APIStatusError, loaded.APIConnectionError):
             raise
         except Exception as exc:  # noqa: BLE001 - a garbled body is a broken response

@@ -29,6 +29,7 @@ import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import logging
 import sys
 import threading
 from collections.abc import Iterator
@@ -43,6 +44,8 @@ if TYPE_CHECKING:
     import anthropic
     import httpx
 
+    from cc.core.body import BodyEncoder
+
 PACKAGE = "anthropic"
 #: What the SDK's HTTP stack imports if it can and cc never uses: httpx's command-line
 #: client (click, pygments and rich's progress bars) and trio, which httpcore only looks
@@ -52,6 +55,8 @@ _lock = threading.Lock()
 _loaded: SDK | None = None
 _tls_lock = threading.Lock()
 _tls: ssl.SSLContext | None = None
+#: The SDK's request log (`anthropic._base_client`), which ANTHROPIC_LOG=debug turns on.
+_sdk_log = logging.getLogger(f"{PACKAGE}._base_client")
 
 
 @dataclass(frozen=True)
@@ -73,19 +78,29 @@ class SDK:
         return self.DefaultAsyncHttpxClient(verify=tls())
 
     async def create_message(self, client: anthropic.AsyncAnthropic, params: dict[str, Any],
-                             *, stream: bool, timeout: float | None = None) -> Any:
+                             *, stream: bool, timeout: float | None = None,
+                             bodies: BodyEncoder | None = None) -> Any:
         """`POST /v1/messages` through the client's own request machinery (its headers,
         auth, timeouts, errors and SSE decoding), as `client.messages.create` does once
         it has built the body. `params` is the body, already in wire form, plus
         `extra_headers`. The Messages resource itself is not needed: importing it brings
         the SDK's stream and parse helpers and every param type, about 290 modules that a
-        cc request never uses."""
+        cc request never uses. With `bodies`, the body goes as the bytes it encodes it to
+        (the SDK's own encoding, `content=`), unless it cannot (then the SDK encodes it)
+        or the SDK logs its requests (ANTHROPIC_LOG=debug shows the body it was given)."""
         body = {k: v for k, v in params.items() if k != "extra_headers"}
         if stream:
             body["stream"] = True
         options: dict[str, Any] = {"headers": params.get("extra_headers") or {}}
         if timeout is not None:
             options["timeout"] = timeout
+        content = None
+        if bodies is not None and not _sdk_log.isEnabledFor(logging.DEBUG):
+            content = bodies.encode(body)
+        if content is not None:
+            return await client.post("/v1/messages", content=content, cast_to=self.Message,
+                                     options=options,  # type: ignore[arg-type]  # RequestOptions
+                                     stream=stream, stream_cls=self.MessageStream)
         return await client.post("/v1/messages", body=body, cast_to=self.Message,
                                  options=options,  # type: ignore[arg-type]  # RequestOptions
                                  stream=stream, stream_cls=self.MessageStream)

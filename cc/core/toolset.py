@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from cc.config.env import truthy
 from cc.models.content_blocks import TextBlock, ToolResultBlock
@@ -203,9 +203,7 @@ def without_references(messages: list[dict[str, Any]], keep: set[str] | frozense
     out = []
     for message in messages:
         content = message.get("content")
-        if not isinstance(content, list) or not any(
-                b.get("type") == "tool_result" and isinstance(b.get("content"), list)
-                for b in content if isinstance(b, dict)):
+        if not _carries_listed_result(content):
             out.append(message)
             continue
         blocks = []
@@ -220,3 +218,15 @@ def without_references(messages: list[dict[str, Any]], keep: set[str] | frozense
             blocks.append(b)
         out.append({**message, "content": blocks})
     return out
+
+
+def _carries_listed_result(content: object) -> TypeGuard[list[Any]]:
+    """Whether `content` is a list holding a tool_result whose content is a list (where a
+    `tool_reference` can be): a plain loop, run on every message of every request."""
+    if not isinstance(content, list):
+        return False
+    for b in content:
+        if isinstance(b, dict) and b.get("type") == "tool_result" and isinstance(
+                b.get("content"), list):
+            return True
+    return False
