@@ -362,3 +362,39 @@ def test_a_resumed_conversation_is_drawn_again(tmp_path: Path) -> None:
     render_conversation(c, messages, tmp_path)
     shown = "\n".join(line.rstrip() for line in c.file.getvalue().splitlines())  # type: ignore[attr-defined]
     assert shown == "\n> fix @a.py\n\n● Reading it.\n\n● Read(a.py)\n\n> /review now\n\n● Looks fine."
+
+
+
+def test_a_dialog_made_where_an_answered_one_was_is_drawn_as_itself(tmp_path: Path) -> None:
+    """Two pickers in a row (/rewind's prompt, then what to restore): the second, made
+    once the first was answered and freed, may take the first's place in memory (and so
+    its id); it is drawn as itself all the same."""
+    import gc
+
+    from cc.core.credentials import Credentials
+    from cc.ui.repl.dialogs import Pending
+    from cc.ui.repl.screen import Screen
+    from tests.sessions import make_session
+
+    session = make_session(tmp_path, tmp_path / "config", argv=[],
+                           credentials=Credentials(api_key="k", base_url="http://127.0.0.1:9"))
+    dialogs = Dialogs(tmp_path)
+    screen = Screen(session.facts, dialogs)
+    loop = asyncio.new_event_loop()
+
+    def drawn(pending: Pending) -> str:
+        return "".join(text for _, text, *_ in screen._dialog_fragments(pending, 80))
+
+    try:
+        for round_ in range(10):  # (the allocator often puts the second where the first was)
+            first = Pending(f"Which prompt, round {round_}?", ["a", "b"], loop.create_future())
+            assert f"Which prompt, round {round_}?" in drawn(first)
+            future = loop.create_future()
+            del first
+            gc.collect()
+            second = Pending(f"What to restore, round {round_}?", ["code", "talk"], future)
+            shown = drawn(second)
+            assert f"What to restore, round {round_}?" in shown and "talk" in shown
+            del second
+    finally:
+        loop.close()

@@ -274,11 +274,14 @@ class Screen:
     def _dialog_fragments(self, p: Pending, width: int) -> Fragments:
         from prompt_toolkit.formatted_text import ANSI, to_formatted_text
 
-        key = (id(p), id(p.hunks), p.selected, p.typing_feedback, tuple(sorted(p.checked)),
-               width)
-        if self._dialog_cache is None or self._dialog_cache[0] != key:
-            self._dialog_cache = (key, self.printer.to_ansi(_dialog(p, self.cwd), width))
-        return list(to_formatted_text(ANSI(self._dialog_cache[1])))  # type: ignore[arg-type]
+        # The dialog and its hunks by identity, held by the cache: an id alone could be
+        # the next dialog's (a picker answered, freed, and the next one made in its place
+        # would be drawn as the old one).
+        key = (p, p.hunks, p.selected, p.typing_feedback, tuple(sorted(p.checked)), width)
+        cached = self._dialog_cache
+        if cached is None or not _same(cached[0], key):
+            cached = self._dialog_cache = (key, self.printer.to_ansi(_dialog(p, self.cwd), width))
+        return list(to_formatted_text(ANSI(cached[1])))  # type: ignore[arg-type]
 
     def _footer(self) -> Fragments:
         return [*self._status_fragments(), self._mode_line()]
@@ -297,6 +300,11 @@ class Screen:
         if self._flash is not None and time.monotonic() < self._flash[1]:
             return ("class:dim", "  " + self._flash[0])
         return _MODE_LABELS.get(self.mode, _DEFAULT_LABEL)
+
+
+def _same(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
+    """Two dialog keys: the dialog and its hunks the same objects, the rest equal."""
+    return a[0] is b[0] and a[1] is b[1] and a[2:] == b[2:]
 
 
 def _dialog(p: Pending, cwd: Path) -> Any:
