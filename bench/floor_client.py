@@ -86,15 +86,16 @@ async def session(path: Path) -> dict[str, Any]:
             t0 = time.perf_counter()
             f.seek(offset)
             body = f.read(length)
-            stream = await client.post("/v1/messages", content=body, cast_to=loaded.Message,
-                                       stream=True, stream_cls=loaded.MessageStream)
+            stream = await client.post("/v1/messages", content=body, cast_to=object,
+                                       stream=True, stream_cls=loaded.Stream)
             calls: list[tuple[str, list[str]]] = []
             async with stream:
                 async for event in stream:
-                    if event.type == "content_block_start" and event.content_block.type == "tool_use":
-                        calls.append((event.content_block.name, []))
-                    elif event.type == "content_block_delta" and event.delta.type == "input_json_delta":
-                        calls[-1][1].append(event.delta.partial_json)
+                    kind = event["type"]
+                    if kind == "content_block_start" and event["content_block"]["type"] == "tool_use":
+                        calls.append((event["content_block"]["name"], []))
+                    elif kind == "content_block_delta" and event["delta"]["type"] == "input_json_delta":
+                        calls[-1][1].append(event["delta"]["partial_json"])
             t1 = time.perf_counter()
             for name, parts in calls:
                 await tool(name, json.loads("".join(parts) or "{}"), rg)

@@ -162,7 +162,7 @@ def _run_init_only(args: argparse.Namespace) -> int:
 def _run_print(args: argparse.Namespace) -> int:
     from cc.core.client import prefetch_sdk
 
-    prefetch_sdk()  # overlaps the SDK import with settings, CLAUDE.md and prompt work
+    prefetch_sdk(warm=False)  # overlaps the SDK import with settings, CLAUDE.md and prompts
     if args.output_format == "stream-json" and not args.verbose:
         raise UsageError("When using --print, --output-format=stream-json requires --verbose")
     if args.resume == "":
@@ -225,7 +225,7 @@ def _run_interactive(args: argparse.Namespace) -> int:
     if first:  # it goes out at once; otherwise the REPL starts the import once it is drawn
         from cc.core.client import prefetch_sdk
 
-        prefetch_sdk()
+        prefetch_sdk(warm=False)
 
     async def opening() -> Opened:
         """The session, built while the prompt shows (its modules imported off the event

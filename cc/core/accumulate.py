@@ -1,12 +1,12 @@
 """A streamed message, put together from the SDK's events.
 
-The SDK parses the SSE stream and types each event (`messages.create(stream=True)`);
-this module folds them into the finished message, as the API would have sent it whole.
-The SDK's own helper (`messages.stream()`) does the same into pydantic snapshots: it
-re-parses a tool call's JSON at every delta and builds a generic message class per
-stream, about three times the CPU per event and a quarter of a second on first use. Here
-a block is a dict, its text grows by concatenation, and a tool call's input is parsed
-once, when its block ends.
+The SDK decodes the SSE stream and each event's JSON (`cc.core.sdk`, which asks it for
+the events untyped); this module folds them into the finished message, as the API would
+have sent it whole. The SDK's own helper (`messages.stream()`) does the same into
+pydantic snapshots: it types every event, re-parses a tool call's JSON at every delta and
+builds a generic message class per stream, several times the CPU per event and a quarter
+of a second on first use. Here a block is a dict, its text grows by concatenation, and a
+tool call's input is parsed once, when its block ends.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 #: The fields of a message_delta's usage that, when present, replace message_start's
 #: (the API sends running totals).
-_USAGE_TOTALS = ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens",
-                 "server_tool_use", "output_tokens_details")
+_USAGE_TOTALS = ("output_tokens", "input_tokens", "cache_creation_input_tokens",
+                 "cache_read_input_tokens", "server_tool_use", "output_tokens_details")
 
 
 class StreamOrderError(ValueError):
@@ -37,22 +37,23 @@ class Accumulated:
     #: A tool call's input as it streams (JSON text), by block index.
     _json: dict[int, list[str]] = field(default_factory=dict)
 
-    def add(self, event: Any) -> dict[str, Any] | None:
-        """Fold in one SDK event; the block it ended, if it was a content_block_stop."""
-        kind = event.type
+    def add(self, event: dict[str, Any]) -> dict[str, Any] | None:
+        """Fold in one event (the API's JSON object); the block it ended, if it was a
+        content_block_stop. The event is read, never changed: what is kept is copied."""
+        kind = event["type"]
         if kind == "content_block_delta":
-            self._delta(event.index, event.delta)
+            self._delta(event["index"], event["delta"])
         elif kind == "content_block_start":
-            self.blocks[event.index] = _dump(event.content_block)
+            self.blocks[event["index"]] = _copy(event["content_block"])
         elif kind == "content_block_stop":
-            return self._stop(event.index)
+            return self._stop(event["index"])
         elif kind == "message_start":
-            message = event.message
-            self.message_id, self.model = message.id, message.model
-            self.usage = _dump(message.usage, exclude_none=True)
+            message = event["message"]
+            self.message_id, self.model = message["id"], message["model"]
+            self.usage = _present(message.get("usage"))
         elif kind == "message_delta":
-            self.stop_reason = event.delta.stop_reason
-            self._usage(event.usage)
+            self.stop_reason = event["delta"].get("stop_reason")
+            self._usage(event.get("usage"))
         return None
 
     def content(self) -> list[dict[str, Any]]:
@@ -64,18 +65,18 @@ class Accumulated:
             raise StreamOrderError(f"a delta for block {index}, which never started")
         return block
 
-    def _delta(self, index: int, delta: Any) -> None:
-        block, kind = self._block(index), delta.type
+    def _delta(self, index: int, delta: dict[str, Any]) -> None:
+        block, kind = self._block(index), delta["type"]
         if kind == "text_delta":
-            block["text"] = block.get("text", "") + delta.text
+            block["text"] = block.get("text", "") + delta["text"]
         elif kind == "input_json_delta":
-            self._json.setdefault(index, []).append(delta.partial_json)
+            self._json.setdefault(index, []).append(delta["partial_json"])
         elif kind == "thinking_delta":
-            block["thinking"] = block.get("thinking", "") + delta.thinking
+            block["thinking"] = block.get("thinking", "") + delta["thinking"]
         elif kind == "signature_delta":
-            block["signature"] = delta.signature
+            block["signature"] = delta["signature"]
         elif kind == "citations_delta":
-            block.setdefault("citations", []).append(_dump(delta.citation))
+            block.setdefault("citations", []).append(_copy(delta["citation"]))
         # (a delta of a kind not known here changes nothing, as in the SDK's helper)
 
     def _stop(self, index: int) -> dict[str, Any]:
@@ -85,22 +86,30 @@ class Accumulated:
             block["input"] = _tool_input("".join(parts))
         return block
 
-    def _usage(self, usage: Any) -> None:
-        if usage is None:
+    def _usage(self, usage: dict[str, Any] | None) -> None:
+        if not usage:
             return
-        self.usage["output_tokens"] = usage.output_tokens
         for name in _USAGE_TOTALS:
-            value = getattr(usage, name, None)
+            value = usage.get(name)
             if value is not None:
-                self.usage[name] = _dump(value, exclude_none=True) if hasattr(
-                    value, "model_dump") else value
+                self.usage[name] = _present(value) if isinstance(value, dict) else value
 
 
-def _dump(model: Any, *, exclude_none: bool = False) -> dict[str, Any]:
-    """An SDK object as the API sent it (fields it did not send left out)."""
-    dumped: dict[str, Any] = model.model_dump(
-        exclude_unset=True, exclude_none=exclude_none, by_alias=True, warnings=False)
-    return dumped
+def _copy(value: Any) -> Any:
+    """A JSON value's own copy (dicts and lists copied all the way down)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy(v) for v in value]
+    return value
+
+
+def _present(usage: dict[str, Any] | None) -> dict[str, Any]:
+    """A usage object without the fields the API sent as null (all the way down)."""
+    if not usage:
+        return {}
+    return {k: _present(v) if isinstance(v, dict) else _copy(v)
+            for k, v in usage.items() if v is not None}
 
 
 def _tool_input(text: str) -> Any:

@@ -17,7 +17,6 @@ The SDK's own retries are off: `cc.core.retry` is the one place that retries.
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import logging
@@ -64,19 +63,25 @@ PREFETCH_WAIT_S = 30.0
 log = logging.getLogger(__name__)
 
 
-def prefetch_sdk() -> None:
-    """Start importing the SDK in a background thread (idempotent)."""
+def prefetch_sdk(*, warm: bool) -> None:
+    """Start importing the SDK in a background thread (idempotent). `warm`: then play a
+    canned answer through it (`sdk.warm`), worth it only while the process would idle
+    (a prompt waiting for the user); when the first request is about to go, the warm-up
+    holds the interpreter longer than it saves that request."""
     global _prefetch
     if _prefetch is None:
-        _prefetch = threading.Thread(target=_import_sdk, name="sdk-import", daemon=True)
+        _prefetch = threading.Thread(target=_import_sdk, args=(warm,), name="sdk-import",
+                                     daemon=True)
         _prefetch.start()
 
 
-def _import_sdk() -> None:
+def _import_sdk(warm: bool) -> None:
     from cc.core import sdk
 
     try:
-        sdk.warm(sdk.load())
+        loaded = sdk.load()
+        if warm:
+            sdk.warm(loaded)
     finally:
         start_up_over()
 
@@ -334,31 +339,33 @@ class ModelClient:
             call: BlockComplete | None = None
             try:
                 async for event in stream:
-                    if event.type in _RAW_EVENTS:
-                        yield StreamEvent(functools.partial(_raw_event, event), event.type)
+                    kind = event["type"]
+                    if kind in _RAW_EVENTS:
+                        yield StreamEvent(event, kind)
                     ended_block = message.add(event)
-                    if event.type == "content_block_delta":
-                        if event.delta.type == "text_delta" and event.delta.text:
-                            yield TextDelta(event.delta.text)
-                    elif event.type == "content_block_start":
+                    if kind == "content_block_delta":
+                        delta = event["delta"]
+                        if delta["type"] == "text_delta" and delta["text"]:
+                            yield TextDelta(delta["text"])
+                    elif kind == "content_block_start":
                         if call is not None:
                             yield call
                             call = None
-                        open_blocks.add(event.index)
-                        if event.content_block.type in ("thinking", "redacted_thinking"):
+                        open_blocks.add(event["index"])
+                        if event["content_block"]["type"] in ("thinking", "redacted_thinking"):
                             yield ThinkingStarted()
-                    elif event.type == "content_block_stop" and ended_block is not None:
-                        open_blocks.discard(event.index)
-                        done = BlockComplete(event.index, parse_block(dict(ended_block)))
+                    elif kind == "content_block_stop" and ended_block is not None:
+                        open_blocks.discard(event["index"])
+                        done = BlockComplete(event["index"], parse_block(dict(ended_block)))
                         if isinstance(done.block, ToolUseBlock):
                             call = done
                         else:
                             yield done
-                    elif event.type == "message_delta":
-                        if call is not None and event.delta.stop_reason != "max_tokens":
+                    elif kind == "message_delta":
+                        if call is not None and event["delta"].get("stop_reason") != "max_tokens":
                             yield call
                         call = None
-                    elif event.type == "message_stop":
+                    elif kind == "message_stop":
                         ended = True
             except loaded.APIStatusError:
                 raise  # an `error` event in the stream: the retry module reads its type
@@ -388,16 +395,15 @@ class ModelClient:
         loaded = sdk.load()
         client = self._client()
         try:
-            final = await loaded.create_message(client, self._params(request, dialect),
-                                                stream=False, timeout=NON_STREAMING_TIMEOUT_S,
-                                                bodies=self._bodies)
+            message = _assistant(await loaded.create_message(
+                client, self._params(request, dialect), stream=False,
+                timeout=NON_STREAMING_TIMEOUT_S, bodies=self._bodies))
         except (loaded.APIStatusError, loaded.APIConnectionError):
             raise
         except Exception as exc:  # noqa: BLE001 - a garbled body is a broken response
             raise StreamBrokenError(
                 f"the response could not be read ({_describe(exc)})", endpoint=self.endpoint
             ) from exc
-        message = _assistant(final)
         for index, block in enumerate(message.content):
             if isinstance(block, TextBlock) and block.text:
                 yield TextDelta(block.text)
@@ -414,20 +420,24 @@ class ModelClient:
             self._sdk = None
 
 
-def _assistant(final: Any) -> AssistantMessage:
+def _assistant(final: object) -> AssistantMessage:
+    """The message a non-streamed call answered: the API's JSON object, as the SDK read
+    it (text when the answer was not JSON)."""
+    if isinstance(final, str):
+        try:
+            final = json.loads(final)
+        except ValueError:
+            pass
+    if not isinstance(final, dict) or not isinstance(final.get("content"), list):
+        raise ValueError(f"not a message: {str(final)[:200]}")
+    usage = final.get("usage")
     return AssistantMessage(
-        content=[parse_block(b) for b in final.content],
-        message_id=final.id,
-        model=final.model,
-        stop_reason=final.stop_reason,
-        usage=final.usage.model_dump(exclude_none=True) if final.usage else {},
+        content=[parse_block(b) for b in final["content"]],
+        message_id=final.get("id", ""),
+        model=final.get("model", ""),
+        stop_reason=final.get("stop_reason"),
+        usage={k: v for k, v in usage.items() if v is not None} if isinstance(usage, dict) else {},
     )
-
-
-def _raw_event(event: Any) -> dict[str, Any]:
-    """The event as the API sent it (an unknown block inside must not raise a warning)."""
-    raw: dict[str, Any] = event.to_dict(warnings=False)
-    return raw
 
 
 def _describe(exc: BaseException) -> str:

@@ -5,7 +5,6 @@ The core never prints: everything a user may see travels as one of these.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,17 +29,11 @@ class RequestStart:
 @dataclass(frozen=True)
 class StreamEvent:
     """One raw event of the model's response stream (for `--include-partial-messages`;
-    void, like the rest, if a StreamDiscarded follows). `raw` is built only when read
-    (the SDK's serializer for a whole event costs a quarter of a second on first use);
-    `kind`, its type, is known at once."""
+    void, like the rest, if a StreamDiscarded follows): `raw`, the event as the API sent
+    it (read, never changed), and `kind`, its type."""
 
-    dump: Callable[[], dict[str, Any]]
+    raw: dict[str, Any]
     kind: str = ""
-
-    @property
-    def raw(self) -> dict[str, Any]:
-        """The event as the API sent it."""
-        return self.dump()
 
 
 @dataclass(frozen=True)

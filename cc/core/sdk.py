@@ -69,9 +69,10 @@ class SDK:
     BadRequestError: type[anthropic.BadRequestError]
     #: The SDK's own HTTP client class, with its timeouts, limits and keep-alive.
     DefaultAsyncHttpxClient: type[httpx.AsyncClient]
-    #: What a Messages call answers: the whole message, or a stream of its events.
-    Message: type[Any]
-    MessageStream: type[Any]
+    #: The SDK's stream of a streamed answer's events, each the JSON object the API sent
+    #: (`AsyncStream[object]`: the SDK decodes the SSE and each event's JSON, and raises
+    #: an `error` event as its status error, but builds no pydantic object per event).
+    Stream: type[Any]
 
     def http_client(self) -> httpx.AsyncClient:
         """An HTTP client as the SDK would make, sharing one TLS context (`tls()`)."""
@@ -87,7 +88,13 @@ class SDK:
         the SDK's stream and parse helpers and every param type, about 290 modules that a
         cc request never uses. With `bodies`, the body goes as the bytes it encodes it to
         (the SDK's own encoding, `content=`), unless it cannot (then the SDK encodes it)
-        or the SDK logs its requests (ANTHROPIC_LOG=debug shows the body it was given)."""
+        or the SDK logs its requests (ANTHROPIC_LOG=debug shows the body it was given).
+
+        The answer is the API's JSON as it came (`cast_to=object`): the whole message as a
+        dict, or a stream of event dicts. The SDK's typed models of a message and its
+        events (some 80 modules of pydantic classes, and their validators built on first
+        use) are never loaded; cc folds the events into dicts of its own either way
+        (`cc.core.accumulate`)."""
         body = {k: v for k, v in params.items() if k != "extra_headers"}
         if stream:
             body["stream"] = True
@@ -98,12 +105,12 @@ class SDK:
         if bodies is not None and not _sdk_log.isEnabledFor(logging.DEBUG):
             content = bodies.encode(body)
         if content is not None:
-            return await client.post("/v1/messages", content=content, cast_to=self.Message,
+            return await client.post("/v1/messages", content=content, cast_to=object,
                                      options=options,  # type: ignore[arg-type]  # RequestOptions
-                                     stream=stream, stream_cls=self.MessageStream)
-        return await client.post("/v1/messages", body=body, cast_to=self.Message,
+                                     stream=stream, stream_cls=self.Stream)
+        return await client.post("/v1/messages", body=body, cast_to=object,
                                  options=options,  # type: ignore[arg-type]  # RequestOptions
-                                 stream=stream, stream_cls=self.MessageStream)
+                                 stream=stream, stream_cls=self.Stream)
 
 
 def tls() -> ssl.SSLContext:
@@ -144,22 +151,17 @@ def _import() -> SDK:
         from anthropic._exceptions import APIConnectionError, APIStatusError, BadRequestError
         from anthropic._streaming import AsyncStream
         from anthropic._utils._logs import setup_logging
-
-        # What the first call needs: the message and its stream events' types.
-        from anthropic.types.message import Message
-        from anthropic.types.raw_message_stream_event import RawMessageStreamEvent
     except (ImportError, AttributeError):  # a layout this module does not know
         import anthropic
 
         return SDK(anthropic.AsyncAnthropic, anthropic.APIStatusError,
                    anthropic.APIConnectionError, anthropic.BadRequestError,
-                   anthropic.DefaultAsyncHttpxClient, anthropic.types.Message,
-                   anthropic.AsyncStream[anthropic.types.RawMessageStreamEvent])
+                   anthropic.DefaultAsyncHttpxClient, anthropic.AsyncStream[object])
     from anthropic._base_client import DefaultAsyncHttpxClient
 
     setup_logging()  # what the top package's __init__ does first: honours ANTHROPIC_LOG
     return SDK(AsyncAnthropic, APIStatusError, APIConnectionError, BadRequestError,
-               DefaultAsyncHttpxClient, Message, AsyncStream[RawMessageStreamEvent])
+               DefaultAsyncHttpxClient, AsyncStream[object])
 
 
 #: How a lazy package finds one of its names: (module, name there), or an expression over
@@ -209,12 +211,12 @@ _CANNED: tuple[dict[str, Any], ...] = (
 
 def warm(loaded: SDK) -> None:
     """Play one canned streamed answer through the SDK, offline (an httpx transport
-    answers; nothing leaves the process), and read it as the client does. The SDK builds
-    the validators of its event types on first use (pydantic's deferred build), CPU that
-    would otherwise fall on the first request. Serializers cc needs only sometimes (a
-    whole event's, for stream-json's partial messages) are left to their first use. Call it from a thread
-    with no event loop of its own, before the first request; errors are dropped (the first
-    request then does the work itself)."""
+    answers; nothing leaves the process), and read it as the client does: the first use
+    of the SDK's request options (a pydantic model whose validator is built then), of
+    httpx's request and response machinery and of the SSE decoder costs CPU that would
+    otherwise fall on the first request. Worth it while the process would idle anyway
+    (`prefetch_sdk(warm=True)`). Call it from a thread with no event loop of its own;
+    errors are dropped (the first request then does the work itself)."""
     import asyncio
     import json
 

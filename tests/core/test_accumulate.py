@@ -1,5 +1,6 @@
-"""The streamed message put together from the SDK's events is the one the SDK's own
-stream helper puts together from the same stream (the fake API sends it twice)."""
+"""The streamed message put together from the events (the API's JSON objects, as cc asks
+the SDK for them) is the one the SDK's own stream helper puts together from the same
+stream (the fake API sends it twice)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import anthropic
 import pytest
 
+from cc.core import sdk
 from cc.core.accumulate import Accumulated, StreamOrderError
 from tests.fakeapi import (
     FakeAPI,
@@ -31,9 +33,13 @@ async def _both(api: FakeAPI, reply: Reply) -> tuple[Accumulated, dict[str, Any]
     client = anthropic.AsyncAnthropic(api_key="k", base_url=api.base_url, max_retries=0)
     try:
         ours = Accumulated()
-        async with await client.messages.create(**ARGS, stream=True) as stream:
+        seen: list[tuple[dict[str, Any], str]] = []
+        async with await sdk.load().create_message(client, dict(ARGS), stream=True) as stream:
             async for event in stream:
+                seen.append((event, repr(event)))
                 ours.add(event)
+        # The events are read, never changed (stream-json writes them as they came).
+        assert [repr(event) for event, _ in seen] == [shown for _, shown in seen]
         async with client.messages.stream(**ARGS) as helper:
             final = await helper.get_final_message()
         return ours, final.to_dict(warnings=False)
@@ -71,8 +77,7 @@ async def test_a_tool_call_cut_short_by_max_tokens_is_read_as_far_as_it_goes(
 
 
 def test_a_delta_for_a_block_that_never_started_is_a_broken_stream() -> None:
-    delta = anthropic.types.RawContentBlockDeltaEvent(
-        type="content_block_delta", index=3,
-        delta=anthropic.types.TextDelta(type="text_delta", text="x"))
+    delta = {"type": "content_block_delta", "index": 3,
+             "delta": {"type": "text_delta", "text": "x"}}
     with pytest.raises(StreamOrderError, match="block 3"):
         Accumulated().add(delta)

@@ -121,7 +121,7 @@ def test_the_collector_off_during_start_up_runs_again_once_the_sdk_is_warm() -> 
         import gc, json
         from cc.core import client
         gc.disable()
-        client.prefetch_sdk()
+        client.prefetch_sdk(warm=False)
         client._prefetch.join(120)
         after_prefetch = gc.isenabled()
         gc.disable()
@@ -130,3 +130,44 @@ def test_the_collector_off_during_start_up_runs_again_once_the_sdk_is_warm() -> 
                           "frozen": gc.get_freeze_count() > 0}))
     """)
     assert out == {"prefetch": True, "request": True, "frozen": True}
+
+
+def test_a_messages_call_answers_the_api_s_json_and_loads_none_of_the_sdk_s_message_types(
+) -> None:
+    """Streamed or whole, a Messages call through `create_message` gives the JSON objects
+    the API sent, and the SDK's pydantic models of a message and its events stay unloaded."""
+    out = _run("""
+        import asyncio, json, sys
+        sys.path.insert(0, %r)
+        from tests.fakeapi import FakeAPI, Reply, text, tool_use
+        from cc.core import sdk
+
+        loaded = sdk.load()
+        params = {"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "hi"}]}
+        with FakeAPI() as api:
+            api.script(Reply([text("hello"), tool_use("Read", {"file_path": "/a"})]),
+                       Reply([text("whole")]))
+
+            async def calls():
+                client = loaded.AsyncAnthropic(api_key="k", base_url=api.base_url, max_retries=0)
+                events = []
+                async with await loaded.create_message(client, dict(params), stream=True) as s:
+                    async for event in s:
+                        events.append(event)
+                whole = await loaded.create_message(client, dict(params), stream=False)
+                await client.close()
+                return events, whole
+
+            events, whole = asyncio.run(calls())
+        print(json.dumps({
+            "dicts": all(type(e) is dict for e in events) and type(whole) is dict,
+            "kinds": [e["type"] for e in events],
+            "whole": whole["content"],
+            "typed": sorted(m for m in sys.modules if m.startswith("anthropic.types.")),
+        }))
+    """ % str(REPO))
+    assert out["dicts"]
+    assert out["kinds"][0] == "message_start" and out["kinds"][-1] == "message_stop"
+    assert out["kinds"].count("content_block_start") == 2
+    assert out["whole"] == [{"type": "text", "text": "whole"}]
+    assert not [m for m in out["typed"] if "message" in m or "block" in m], out["typed"]

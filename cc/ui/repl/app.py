@@ -286,7 +286,7 @@ class Repl:
         background, and connect the MCP servers."""
         from cc.core.client import prefetch_sdk
 
-        prefetch_sdk()
+        prefetch_sdk(warm=True)
         self.mcp.start()
         if self.status_line is not None:
             self.status_line.refresh()
