@@ -16,6 +16,12 @@ requests). Three figures per run:
   answer    Enter on a one-line prompt to the model's scripted answer on the screen (the
             fake API answers at once)
 
+Echo and answer are timed from the moment the key is written to the terminal (pexpect's
+own pause before each send, 50 ms, is turned off) to the read of the agent's output that
+puts the change on the screen (the screen is checked after every read, not once a
+batch of reads is over, which lagged by up to tens of milliseconds while the agent kept
+writing).
+
 With --claude the agents alternate run by run, and the ratios cc/Claude Code of the
 medians are printed. Also reported for cc: whether the modules it imports before the
 prompt pull in anything heavy (the SDK, rich, pygments, httpx; exit status 1 if so).
@@ -30,7 +36,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+
+import pexpect
 
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
@@ -66,6 +75,27 @@ def _changes(term: Terminal, until: float) -> float | None:
     raise RuntimeError(f"the screen never settled; it shows:\n{last_text}")
 
 
+def _key_to_screen(term: Terminal, key: str, check: Callable[[str], bool]) -> float:
+    """Write `key` to the terminal; seconds until a read of the agent's output makes
+    `check` hold for the screen."""
+    sent = time.monotonic()
+    term.child.send(key)
+    deadline = sent + DEADLINE_S
+    while time.monotonic() < deadline:
+        try:
+            data = term.child.read_nonblocking(65536, timeout=0.05)
+        except pexpect.TIMEOUT:
+            continue
+        except pexpect.EOF:
+            break
+        arrived = time.monotonic()
+        term.raw += data
+        term.stream.feed(data)
+        if check(term.text()):
+            return arrived - sent
+    raise RuntimeError(f"{key!r} never showed; screen:\n{term.text()}")
+
+
 def one_run(agent: Agent, base: Path) -> dict[str, float]:
     project = base / "project"
     project.mkdir(parents=True)
@@ -76,23 +106,18 @@ def one_run(agent: Agent, base: Path) -> dict[str, float]:
         env = env_for(api, config, home, as_anthropic=False, CC_DISABLE_MEMORY_EXTRACTION="1")
         started = time.monotonic()
         term = Terminal(list(agent.argv), project, env)
+        term.child.delaybeforesend = None
         try:
             if not agent.is_claude:  # cc's prompt is drawn, then settles
                 term.wait_until(lambda s: "cwd:" in s and term.prompt_line() == ">", timeout=DEADLINE_S)
             settled = _changes(term, started + DEADLINE_S) - started
             before = term.text()
-            typed = time.monotonic()
-            term.type("x")
-            term.wait_until(lambda s: s != before and "x" in s, timeout=DEADLINE_S)
-            echo = time.monotonic() - typed
+            echo = _key_to_screen(term, "x", lambda s: s != before and "x" in s)
             term.type("\x7f")
             term.wait_until(lambda s: s == before, timeout=DEADLINE_S)
             term.type("say something")
             term.wait_until(lambda s: "say something" in s, timeout=DEADLINE_S)
-            entered = time.monotonic()
-            term.type("\r")
-            term.wait_until(lambda s: ANSWER in s, timeout=DEADLINE_S)
-            answer = time.monotonic() - entered
+            answer = _key_to_screen(term, "\r", lambda s: ANSWER in s)
         finally:
             term.close()
     return {"settled": settled * 1000, "echo": echo * 1000, "answer": answer * 1000}
