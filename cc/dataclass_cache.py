@@ -10,9 +10,7 @@ reuse the code object; the functions it makes are built exactly as before, from 
 text with the same globals and closure values.
 
 The code objects live in one file beside cc's bytecode (`cc/__pycache__`), keyed by a
-hash of the text, each marshalled on its own so that a run unmarshals only the ones it
-uses (a print-mode run uses a third of them), and `save()` writes it once a run has
-compiled something new (the
+hash of the text, and `save()` writes it once a run has compiled something new (the
 first run after an install or an upgrade), unless bytecode is not to be written
 (PYTHONDONTWRITEBYTECODE). `compile_all()` (`python -m cc.precompile`) writes it for
 every module of cc at once, as `compileall` does bytecode. Anything unexpected (another Python, a file
@@ -37,10 +35,8 @@ _TAG = f"{sys.implementation.cache_tag}-{marshal.version}"
 #: Beyond this many entries the file keeps only what the run that writes it used.
 MAX_ENTRIES = 4000
 
-#: The file's entries, still marshalled, by key.
-_stored: dict[bytes, bytes] = {}
-#: The code objects this run has used or compiled, by key.
 _codes: dict[bytes, CodeType] = {}
+_used: set[bytes] = set()
 _new = 0
 _path: Path | None = None
 _original: Callable[..., Any] | None = None
@@ -60,7 +56,7 @@ def install(path: Path | None = None) -> None:
     if original is None:
         return
     _path = path or default_path()
-    _stored.update(_read(_path))
+    _codes.update(_read(_path))
     _original = original
     dataclasses._create_fn = _create_fn  # type: ignore[attr-defined]
 
@@ -71,8 +67,8 @@ def uninstall() -> None:
     if _original is not None:
         dataclasses._create_fn = _original  # type: ignore[attr-defined]
         _original = None
-    _stored.clear()
     _codes.clear()
+    _used.clear()
     _new = 0
 
 
@@ -87,14 +83,11 @@ def save(*, asked: bool = False) -> None:
     global _new
     if not _new or _path is None or (sys.dont_write_bytecode and not asked):
         return
-    used = {k: marshal.dumps(code) for k, code in _codes.items()}
-    entries = {**_stored, **used}
-    if len(entries) > MAX_ENTRIES:
-        entries = used
+    codes = _codes if len(_codes) <= MAX_ENTRIES else {k: _codes[k] for k in _used}
     temp = _path.with_name(f"{_path.name}.{os.getpid()}.tmp")
     try:
         _path.parent.mkdir(parents=True, exist_ok=True)
-        temp.write_bytes(marshal.dumps(entries))
+        temp.write_bytes(marshal.dumps(codes))
         os.replace(temp, _path)
     except OSError:  # a read-only install: every run compiles, as without the cache
         with contextlib.suppress(OSError):
@@ -103,39 +96,22 @@ def save(*, asked: bool = False) -> None:
     _new = 0
 
 
-def _read(path: Path) -> dict[bytes, bytes]:
+def _read(path: Path) -> dict[bytes, CodeType]:
     try:
         loaded = marshal.loads(path.read_bytes())
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     if not isinstance(loaded, dict):
         return {}
-    return {k: v for k, v in loaded.items() if isinstance(k, bytes) and isinstance(v, bytes)}
-
-
-def _code(key: bytes, text: str) -> CodeType:
-    """The compiled code of a method's text: made this run, stored, or compiled now."""
-    global _new
-    code = _codes.get(key)
-    if code is not None:
-        return code
-    stored = _stored.get(key)
-    if stored is not None:
-        try:
-            code = marshal.loads(stored)
-        except (ValueError, EOFError, TypeError):
-            code = None
-    if not isinstance(code, CodeType):
-        code = compile(text, "<string>", "exec")
-        _new += 1
-    _codes[key] = code
-    return code
+    return {k: v for k, v in loaded.items()
+            if isinstance(k, bytes) and isinstance(v, CodeType)}
 
 
 def _create_fn(name: str, args: list[str], body: list[str], *,
                globals: dict[str, Any] | None = None, locals: dict[str, Any] | None = None,
                return_type: Any = dataclasses.MISSING) -> Any:
     """`dataclasses._create_fn` of Python 3.11, with the text's compiled code cached."""
+    global _new
     if locals is None:
         locals = {}
     return_annotation = ""
@@ -145,7 +121,12 @@ def _create_fn(name: str, args: list[str], body: list[str], *,
     lines = "\n".join(f"  {b}" for b in body)
     text = f" def {name}({','.join(args)}){return_annotation}:\n{lines}"
     text = f"def __create_fn__({', '.join(locals.keys())}):\n{text}\n return {name}"
-    code = _code(hashlib.blake2b(text.encode(), digest_size=16).digest(), text)
+    key = hashlib.blake2b(text.encode(), digest_size=16).digest()
+    code = _codes.get(key)
+    if code is None:
+        code = _codes[key] = compile(text, "<string>", "exec")
+        _new += 1
+    _used.add(key)
     ns: dict[str, Any] = {}
     exec(code, vars(dataclasses) if globals is None else globals, ns)  # noqa: S102 - the stdlib's own text, as dataclasses runs it
     return ns["__create_fn__"](**locals)
