@@ -50,7 +50,7 @@ class Accumulated:
         elif kind == "message_start":
             message = event["message"]
             self.message_id, self.model = message["id"], message["model"]
-            self.usage = _present(message.get("usage"))
+            self.usage = usage_sent(message.get("usage"))
         elif kind == "message_delta":
             self.stop_reason = event["delta"].get("stop_reason")
             self._usage(event.get("usage"))
@@ -92,7 +92,7 @@ class Accumulated:
         for name in _USAGE_TOTALS:
             value = usage.get(name)
             if value is not None:
-                self.usage[name] = _present(value) if isinstance(value, dict) else value
+                self.usage[name] = usage_sent(value) if isinstance(value, dict) else value
 
 
 def _copy(value: Any) -> Any:
@@ -104,11 +104,12 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _present(usage: dict[str, Any] | None) -> dict[str, Any]:
-    """A usage object without the fields the API sent as null (all the way down)."""
-    if not usage:
+def usage_sent(usage: object) -> dict[str, Any]:
+    """A usage object without the fields the API sent as null (all the way down); {} for
+    none, or for anything that is not an object."""
+    if not isinstance(usage, dict):
         return {}
-    return {k: _present(v) if isinstance(v, dict) else _copy(v)
+    return {k: usage_sent(v) if isinstance(v, dict) else _copy(v)
             for k, v in usage.items() if v is not None}
 
 

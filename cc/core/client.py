@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from cc.core.accumulate import Accumulated
+from cc.core.accumulate import Accumulated, usage_sent
 from cc.core.body import BodyEncoder
 from cc.core.controls import CONTEXT_1M_BETA, TOOL_SEARCH_BETA, RequestControls
 from cc.core.credentials import Credentials
@@ -430,13 +430,12 @@ def _assistant(final: object) -> AssistantMessage:
             pass
     if not isinstance(final, dict) or not isinstance(final.get("content"), list):
         raise ValueError(f"not a message: {str(final)[:200]}")
-    usage = final.get("usage")
     return AssistantMessage(
         content=[parse_block(b) for b in final["content"]],
         message_id=final.get("id", ""),
         model=final.get("model", ""),
         stop_reason=final.get("stop_reason"),
-        usage={k: v for k, v in usage.items() if v is not None} if isinstance(usage, dict) else {},
+        usage=usage_sent(final.get("usage")),
     )
 
 

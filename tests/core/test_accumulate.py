@@ -10,7 +10,7 @@ import anthropic
 import pytest
 
 from cc.core import sdk
-from cc.core.accumulate import Accumulated, StreamOrderError
+from cc.core.accumulate import Accumulated, StreamOrderError, usage_sent
 from tests.fakeapi import (
     FakeAPI,
     Reply,
@@ -81,3 +81,12 @@ def test_a_delta_for_a_block_that_never_started_is_a_broken_stream() -> None:
              "delta": {"type": "text_delta", "text": "x"}}
     with pytest.raises(StreamOrderError, match="block 3"):
         Accumulated().add(delta)
+
+
+def test_usage_is_what_the_api_sent_without_its_nulls_all_the_way_down() -> None:
+    """The streamed and the whole message read usage the same way (`usage_sent`)."""
+    sent = {"input_tokens": 3, "service_tier": None,
+            "cache_creation": {"ephemeral_5m_input_tokens": None, "ephemeral_1h_input_tokens": 2}}
+    assert usage_sent(sent) == {"input_tokens": 3,
+                                "cache_creation": {"ephemeral_1h_input_tokens": 2}}
+    assert usage_sent(None) == {} and usage_sent("not an object") == {}
