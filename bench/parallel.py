@@ -33,8 +33,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import pexpect
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -138,17 +136,13 @@ def wait_for_line(term: Terminal, want: str, t0: float, timeout: float = 30.0) -
     """Seconds from `t0` until the input line reads `want`: the screen is looked at as
     soon as anything arrives (Terminal.pump waits 10 ms for more, too coarse here)."""
     while True:
-        try:
-            data = term.child.read_nonblocking(65536, timeout=0.001)
-        except pexpect.TIMEOUT:
-            data = b""
+        data = term.read(0.001)
         now = time.perf_counter()
         if data:
-            term.raw += data
-            term.stream.feed(data)
+            term.feed(data)
             if term.prompt_line() == want:
                 return now - t0
-        if now - t0 > timeout:
+        if term.exited or now - t0 > timeout:
             raise AssertionError(f"never saw {want!r}; screen:\n{term.text()}")
 
 

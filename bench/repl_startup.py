@@ -39,8 +39,6 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import pexpect
-
 REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
@@ -81,16 +79,12 @@ def _key_to_screen(term: Terminal, key: str, check: Callable[[str], bool]) -> fl
     sent = time.monotonic()
     term.child.send(key)
     deadline = sent + DEADLINE_S
-    while time.monotonic() < deadline:
-        try:
-            data = term.child.read_nonblocking(65536, timeout=0.05)
-        except pexpect.TIMEOUT:
+    while time.monotonic() < deadline and not term.exited:
+        data = term.read(0.05)
+        if not data:
             continue
-        except pexpect.EOF:
-            break
         arrived = time.monotonic()
-        term.raw += data
-        term.stream.feed(data)
+        term.feed(data)
         if check(term.text()):
             return arrived - sent
     raise RuntimeError(f"{key!r} never showed; screen:\n{term.text()}")

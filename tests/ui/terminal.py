@@ -51,19 +51,28 @@ class Terminal:
 
     def pump(self, seconds: float = 0.05) -> None:
         end = time.monotonic() + seconds
-        while True:
-            try:
-                data = self.child.read_nonblocking(65536, timeout=0.005)
-            except pexpect.TIMEOUT:
-                data = b""
-            except pexpect.EOF:
-                self.exited = True
-                return
+        while not self.exited:
+            data = self.read(0.005)
             if data:
-                self.raw += data
-                self.stream.feed(data)
+                self.feed(data)
             elif time.monotonic() >= end:
                 return
+
+    def read(self, timeout: float) -> bytes:
+        """One read of what the program wrote, waiting up to `timeout`; b"" if nothing
+        came (`exited` is set once the program is gone)."""
+        try:
+            return self.child.read_nonblocking(65536, timeout=timeout)
+        except pexpect.TIMEOUT:
+            return b""
+        except pexpect.EOF:
+            self.exited = True
+            return b""
+
+    def feed(self, data: bytes) -> None:
+        """Put what the program wrote on the screen."""
+        self.raw += data
+        self.stream.feed(data)
 
     def text(self) -> str:
         return "\n".join(line.rstrip() for line in self.screen.display)
